@@ -1,0 +1,267 @@
+// musa-sim-cc: the compiler driver. Splits each MUSA source into a device pass (NVPTX bitcode,
+// wrapped as our fat binary) and a host pass that embeds it, then links against libmusart.
+//
+// Accepted spellings (mcc/nvcc users type these): .mu and .cu sources; `-x musa`/`-x cuda`
+// make following sources MUSA; `--offload-arch=mp_NN`, `--cuda-gpu-arch=mp_NN`, `-mtgpu`
+// choose the architecture (recorded in the fat binary; the runtime may pick its default
+// device profile from it); `-lmusart` is accepted (we always link it); `-rdc`, `-fgpu-rdc`
+// and `--relocatable-device-code=true` are accepted. Anything else goes to clang unchanged,
+// so clang reports unknown options and compile errors itself.
+#include "musa/jit/FatBinary.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class InputKind { MusaSource, HostSource, LinkInput };
+
+struct Input {
+  std::string path;
+  InputKind kind;
+};
+
+struct Options {
+  std::vector<Input> inputs;
+  std::vector<std::string> compileFlags; // both passes
+  std::vector<std::string> linkFlags;
+  std::string output;
+  bool compileOnly = false;
+  bool verbose = false;
+  unsigned arch = 22; // mp_22 unless told otherwise
+};
+
+struct Paths {
+  std::string clang;
+  std::string include;
+  std::string lib;
+};
+
+Paths locate() {
+  fs::path exe = fs::read_symlink("/proc/self/exe");
+  fs::path root = exe.parent_path().parent_path();
+  Paths paths;
+  const char *clang = std::getenv("MUSA_SIM_CLANG");
+  paths.clang = clang && *clang ? clang : MUSA_SIM_CLANG_PATH;
+  paths.include = (root / "include").string();
+  paths.lib = (root / "lib").string();
+  return paths;
+}
+
+bool endsWith(const std::string &s, const char *suffix) {
+  std::string t(suffix);
+  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+/// Parses "mp_22" style names; returns 0 if not one.
+unsigned parseArch(const std::string &name) {
+  if (name.rfind("mp_", 0) != 0)
+    return 0;
+  return unsigned(std::atoi(name.c_str() + 3));
+}
+
+int usage(const char *message) {
+  std::fprintf(stderr, "musa-sim-cc: error: %s\n", message);
+  return 1;
+}
+
+bool parse(int argc, char **argv, Options &o, int &status) {
+  bool musaLanguage = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &into) {
+      if (i + 1 >= argc)
+        return false;
+      into = argv[++i];
+      return true;
+    };
+    if (a == "-o") {
+      if (!value(o.output))
+        return (status = usage("-o needs a file name")), false;
+    } else if (a == "-c") {
+      o.compileOnly = true;
+    } else if (a == "-v") {
+      o.verbose = true;
+    } else if (a == "-x") {
+      std::string lang;
+      if (!value(lang))
+        return (status = usage("-x needs a language")), false;
+      musaLanguage = lang == "musa" || lang == "cuda" || lang == "mu";
+    } else if (a.rfind("--offload-arch=", 0) == 0 || a.rfind("--cuda-gpu-arch=", 0) == 0) {
+      std::string name = a.substr(a.find('=') + 1);
+      unsigned arch = parseArch(name);
+      if (!arch)
+        return (status = usage(("unknown MUSA architecture '" + name +
+                                "' (expected mp_21, mp_22 or mp_31)").c_str())), false;
+      o.arch = arch;
+    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-rdc" || a == "-fgpu-rdc" ||
+               a == "--relocatable-device-code=true" || a == "-rdc=true") {
+      // accepted for compatibility; see the file comment
+    } else if (a.rfind("-L", 0) == 0 || a.rfind("-l", 0) == 0 || a.rfind("-Wl,", 0) == 0 ||
+               a == "-pthread" || a == "-shared" || a == "-rdynamic") {
+      if ((a == "-L" || a == "-l") && i + 1 < argc)
+        a += argv[++i];
+      o.linkFlags.push_back(a);
+      if (a == "-pthread")
+        o.compileFlags.push_back(a);
+    } else if (a == "-I" || a == "-D" || a == "-U" || a == "-include" || a == "-isystem") {
+      std::string v;
+      if (!value(v))
+        return (status = usage((a + " needs an argument").c_str())), false;
+      o.compileFlags.push_back(a);
+      o.compileFlags.push_back(v);
+    } else if (!a.empty() && a[0] == '-') {
+      o.compileFlags.push_back(a); // clang judges it
+    } else if (endsWith(a, ".mu") || endsWith(a, ".cu")) {
+      o.inputs.push_back({a, InputKind::MusaSource});
+    } else if (endsWith(a, ".o") || endsWith(a, ".a") || endsWith(a, ".so")) {
+      o.inputs.push_back({a, InputKind::LinkInput});
+    } else {
+      o.inputs.push_back({a, musaLanguage ? InputKind::MusaSource : InputKind::HostSource});
+    }
+  }
+  if (o.inputs.empty())
+    return (status = usage("no input files")), false;
+  return true;
+}
+
+int run(const std::vector<std::string> &args, bool verbose) {
+  if (verbose) {
+    for (const std::string &a : args)
+      std::fprintf(stderr, "%s ", a.c_str());
+    std::fprintf(stderr, "\n");
+  }
+  std::vector<char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return 127;
+  if (pid == 0) {
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "musa-sim-cc: error: cannot run %s\n", argv[0]);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::vector<std::string> commonCuda(const Paths &p, const Options &o) {
+  std::vector<std::string> args = {p.clang, "-x", "cuda", "--cuda-gpu-arch=sm_70",
+                                   "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
+                                   "-isystem", p.include, "-include", "musa_runtime.h",
+                                   "-D__MUSA_SIM_ARCH__=" + std::to_string(o.arch)};
+  args.insert(args.end(), o.compileFlags.begin(), o.compileFlags.end());
+  return args;
+}
+
+bool readFile(const std::string &path, std::string &bytes) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  bytes = s.str();
+  return bool(in);
+}
+
+int compileMusa(const Paths &p, const Options &o, const std::string &src, const std::string &obj,
+                const fs::path &tmp, unsigned index) {
+  std::string stem = (tmp / ("dev" + std::to_string(index))).string();
+  std::vector<std::string> device = commonCuda(p, o);
+  device.insert(device.end(), {"--cuda-device-only", "-D__MUSA_ARCH__=" +
+                               std::to_string(o.arch * 10), "-emit-llvm", "-c", src, "-o",
+                               stem + ".bc"});
+  if (int rc = run(device, o.verbose))
+    return rc;
+  std::string bitcode;
+  if (!readFile(stem + ".bc", bitcode))
+    return usage("cannot read device bitcode");
+  std::string fat = musa::jit::packFatBinary(bitcode);
+  // The architecture travels in the header's flags field.
+  reinterpret_cast<musa::jit::FatBinaryHeader *>(fat.data())->flags = o.arch;
+  {
+    std::ofstream out(stem + ".fatbin", std::ios::binary);
+    out.write(fat.data(), std::streamsize(fat.size()));
+    if (!out)
+      return usage("cannot write fat binary");
+  }
+  std::vector<std::string> host = commonCuda(p, o);
+  host.insert(host.end(), {"--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
+                           stem + ".fatbin", "-c", src, "-o", obj});
+  return run(host, o.verbose);
+}
+
+int compileHost(const Paths &p, const Options &o, const std::string &src,
+                const std::string &obj) {
+  std::vector<std::string> args = {p.clang, "-isystem", p.include};
+  args.insert(args.end(), o.compileFlags.begin(), o.compileFlags.end());
+  args.insert(args.end(), {"-c", src, "-o", obj});
+  return run(args, o.verbose);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  int status = 0;
+  if (!parse(argc, argv, o, status))
+    return status;
+  Paths paths = locate();
+  if (o.compileOnly && !o.output.empty() && o.inputs.size() > 1)
+    return usage("-c with -o takes exactly one input");
+
+  char pattern[] = "/tmp/musa-sim-cc.XXXXXX";
+  if (!mkdtemp(pattern))
+    return usage("cannot create a temporary directory");
+  fs::path tmp(pattern);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{tmp};
+
+  std::vector<std::string> objects;
+  unsigned index = 0;
+  for (const Input &in : o.inputs) {
+    if (in.kind == InputKind::LinkInput) {
+      objects.push_back(in.path);
+      continue;
+    }
+    std::string obj;
+    if (o.compileOnly)
+      obj = !o.output.empty() ? o.output : fs::path(in.path).stem().string() + ".o";
+    else
+      obj = (tmp / ("obj" + std::to_string(index) + ".o")).string();
+    int rc = in.kind == InputKind::MusaSource ? compileMusa(paths, o, in.path, obj, tmp, index)
+                                              : compileHost(paths, o, in.path, obj);
+    if (rc)
+      return rc;
+    objects.push_back(obj);
+    ++index;
+  }
+  if (o.compileOnly)
+    return 0;
+
+  std::vector<std::string> link = {paths.clang};
+  link.insert(link.end(), objects.begin(), objects.end());
+  link.insert(link.end(), {"-L" + paths.lib, "-Wl,-rpath," + paths.lib, "-lmusart"});
+  link.insert(link.end(), o.linkFlags.begin(), o.linkFlags.end());
+  for (const std::string &f : o.compileFlags)
+    if (f == "-g" || f.rfind("-fsanitize", 0) == 0)
+      link.push_back(f);
+  link.insert(link.end(), {"-o", o.output.empty() ? "a.out" : o.output});
+  return run(link, o.verbose);
+}

@@ -1,0 +1,65 @@
+// The passes that turn NVPTX device bitcode into host code the virtual GPU can run.
+//
+// Pipeline (order matters, see lowerDeviceModule):
+//   1. RetargetToHostPass     host triple/datalayout, strip NVPTX attributes and annotations;
+//                             records which functions are kernels first.
+//   2. AddContextParamPass    every defined device function gains a trailing `ptr %ctx`
+//                             (musa::sim::ThreadContext*); direct and indirect calls pass it on.
+//   3. LowerSharedMemoryPass  addrspace(3) globals become offsets from ctx->shared.
+//   4. LowerDeviceCallsPass   special registers become loads from ctx; barriers, printf,
+//                             assert and trap become calls to the simdevice builtins.
+//   5. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
+// (2) must precede (3) and (4) because both read the context argument it adds.
+#pragma once
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class Function;
+class Argument;
+class DataLayout;
+class Triple;
+} // namespace llvm
+
+namespace musa::jit {
+
+/// Function attribute marking a lowered device function whose last argument is the context.
+inline constexpr const char *ContextAttr = "musa-sim-ctx";
+/// Module flag listing kernels (names), set by RetargetToHostPass.
+inline constexpr const char *KernelListMD = "musa.kernels";
+/// Prefix of the per-kernel facts global:
+/// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
+inline constexpr const char *FactsPrefix = "__musa_kfacts_";
+
+/// The context argument of a lowered device function, or null if not lowered.
+llvm::Argument *getContextArg(llvm::Function &F);
+/// Kernels recorded by RetargetToHostPass.
+std::vector<llvm::Function *> getKernels(llvm::Module &M);
+
+struct RetargetToHostPass : llvm::PassInfoMixin<RetargetToHostPass> {
+  std::string triple;
+  std::string dataLayout;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct AddContextParamPass : llvm::PassInfoMixin<AddContextParamPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct LowerSharedMemoryPass : llvm::PassInfoMixin<LowerSharedMemoryPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+/// Runs passes 1-5 in order. Returns an error message, empty on success.
+std::string lowerDeviceModule(llvm::Module &M, const std::string &triple,
+                              const std::string &dataLayout);
+
+} // namespace musa::jit

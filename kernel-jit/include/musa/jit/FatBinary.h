@@ -1,0 +1,49 @@
+// The fat-binary container: device bitcode as the host object embeds it.
+//
+// Layout (little endian): 8-byte magic "MUSASIM\0", u32 version, u32 flags, u64 payload size,
+// u64 FNV-1a hash of the payload, then the payload (LLVM bitcode of the device pass). The host
+// pass embeds the file through clang's -fcuda-include-gpubinary; at run time the registration
+// call hands us a pointer to its first byte, so the header must carry the size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace musa::jit {
+
+struct FatBinaryHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t flags;
+  uint64_t payloadSize;
+  uint64_t payloadHash;
+};
+static_assert(sizeof(FatBinaryHeader) == 32);
+
+inline constexpr char FatBinaryMagic[8] = {'M', 'U', 'S', 'A', 'S', 'I', 'M', '\0'};
+inline constexpr uint32_t FatBinaryVersion = 1;
+/// Payloads larger than this are rejected as corrupt rather than trusted.
+inline constexpr uint64_t FatBinaryMaxPayload = uint64_t(1) << 32;
+
+uint64_t fnv1a(std::string_view bytes, uint64_t seed = 0xcbf29ce484222325ull);
+
+/// Wraps device bitcode into a container.
+std::string packFatBinary(std::string_view bitcode);
+
+/// A view of the payload inside a container, or an error message.
+struct FatBinaryView {
+  std::string_view payload;
+  uint64_t hash = 0;
+};
+struct FatBinaryParse {
+  std::optional<FatBinaryView> view;
+  std::string error;
+};
+
+/// Validates a container given only a pointer to it (as registration does). `limit` bounds
+/// how many bytes may be read when the caller knows the size.
+FatBinaryParse parseFatBinary(const void *data, uint64_t limit = UINT64_MAX);
+
+} // namespace musa::jit

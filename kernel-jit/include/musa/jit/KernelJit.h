@@ -1,0 +1,60 @@
+// KernelJit: device bitcode in, runnable kernels out (lowering, optimisation, object cache, ORC).
+#pragma once
+
+#include "musa/sim/GridLauncher.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llvm::orc {
+class LLJIT;
+class JITDylib;
+} // namespace llvm::orc
+
+namespace musa::jit {
+
+/// One fat binary's code, loaded into its own symbol namespace.
+struct JitModule {
+  llvm::orc::JITDylib *dylib = nullptr;
+};
+
+struct JitResult {
+  bool ok() const { return error.empty(); }
+  std::string error;
+};
+
+class KernelJit {
+public:
+  /// The process-wide JIT. Initialises LLVM's native target once.
+  static KernelJit &instance();
+  ~KernelJit();
+
+  /// Lowers, optimises and compiles `bitcode` (or takes the object from the disk cache) and
+  /// loads it. Thread-safe.
+  JitResult load(std::string_view bitcode, JitModule &out);
+
+  /// Looks up a kernel by its device (mangled) name in a loaded module.
+  JitResult lookup(const JitModule &module, std::string_view name, sim::KernelEntry &out);
+
+  /// Cache statistics of this process, for tests and the benchmark.
+  unsigned compiledCount() const { return compiled_; }
+  unsigned cacheHitCount() const { return cacheHits_; }
+
+private:
+  KernelJit();
+  std::string cacheKey(std::string_view bitcode) const;
+
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::mutex mutex_;
+  std::string hostCpu_;
+  std::string hostFeatures_;
+  unsigned nextDylib_ = 0;
+  unsigned compiled_ = 0;
+  unsigned cacheHits_ = 0;
+};
+
+} // namespace musa::jit

@@ -1,0 +1,161 @@
+// EmitKernelThunksPass: entry points simdevice can call without knowing kernel signatures.
+//
+// For each kernel @K(T0 %a0, ..., ptr %ctx) it emits
+//   __musa_thunk_K(ptr %args, ptr %ctx)   one thread: a_i = load T_i, args[i]; call @K
+//   __musa_block_K(ptr %args, ptr %ctx)   all threads of a block in a loop (z, y, x), storing
+//                                         each thread's index into ctx->tid before the call;
+//                                         used when the kernel needs no fibers, so LLVM sees
+//                                         the whole block as one loop and can inline and hoist
+//   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }
+// A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
+// needsFibers is set when the kernel's call tree reaches a barrier or an indirect call (which
+// might reach one).
+#include "musa/jit/DeviceLowering.h"
+
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+bool needsFibers(Function &K) {
+  SmallPtrSet<Function *, 16> seen;
+  SmallVector<Function *, 16> work{&K};
+  while (!work.empty()) {
+    Function *F = work.pop_back_val();
+    if (!seen.insert(F).second)
+      continue;
+    if (F->getName() == sim::abi::BarrierFn)
+      return true;
+    for (Instruction &I : instructions(*F)) {
+      auto *call = dyn_cast<CallBase>(&I);
+      if (!call)
+        continue;
+      auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
+      if (!callee && !call->isInlineAsm())
+        return true;
+      if (callee)
+        work.push_back(callee);
+    }
+  }
+  return false;
+}
+
+SmallVector<Value *, 8> unpackArgs(IRBuilder<> &b, Function &K, Value *args) {
+  SmallVector<Value *, 8> values;
+  for (unsigned i = 0; i + 1 < K.arg_size(); ++i) {
+    Value *slot = b.CreateConstInBoundsGEP1_32(b.getPtrTy(), args, i);
+    Value *ptr = b.CreateLoad(b.getPtrTy(), slot);
+    if (K.hasParamAttribute(i, Attribute::ByVal))
+      values.push_back(ptr);
+    else
+      values.push_back(b.CreateLoad(K.getArg(i)->getType(), ptr));
+  }
+  return values;
+}
+
+Function *makeEntry(Module &M, const Twine &name) {
+  LLVMContext &C = M.getContext();
+  Type *ptrTy = PointerType::getUnqual(C);
+  auto *type = FunctionType::get(Type::getVoidTy(C), {ptrTy, ptrTy}, false);
+  Function *F = Function::Create(type, GlobalValue::ExternalLinkage, name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+void emitThreadThunk(Module &M, Function &K) {
+  Function *T = makeEntry(M, sim::abi::ThunkPrefix + K.getName());
+  IRBuilder<> b(BasicBlock::Create(M.getContext(), "entry", T));
+  SmallVector<Value *, 8> values = unpackArgs(b, K, T->getArg(0));
+  values.push_back(T->getArg(1));
+  b.CreateCall(&K, values);
+  b.CreateRetVoid();
+}
+
+/// for z < ntid.z: for y < ntid.y: for x < ntid.x: ctx->tid = {x,y,z}; K(args, ctx)
+void emitBlockLoop(Module &M, Function &K) {
+  LLVMContext &C = M.getContext();
+  Function *L = makeEntry(M, "__musa_block_" + K.getName());
+  Value *args = L->getArg(0), *ctx = L->getArg(1);
+  L->addParamAttr(1, Attribute::NoAlias);
+  IRBuilder<> b(BasicBlock::Create(C, "entry", L));
+  SmallVector<Value *, 8> values = unpackArgs(b, K, args);
+  values.push_back(ctx);
+  Type *i32 = b.getInt32Ty();
+  Value *extent[3], *tidSlot[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    extent[d] = b.CreateLoad(
+        i32, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::NtidOffset + 4 * d));
+    tidSlot[d] = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::TidOffset + 4 * d);
+  }
+  BasicBlock *exit = BasicBlock::Create(C, "exit", L);
+  // Builds nested loops z (outer) .. x (inner); each header is entered with its index at 0.
+  BasicBlock *preheader = b.GetInsertBlock();
+  PHINode *index[3];
+  for (int d = 2; d >= 0; --d) {
+    BasicBlock *header = BasicBlock::Create(C, "dim" + Twine(d), L);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    index[d] = b.CreatePHI(i32, 2);
+    index[d]->addIncoming(b.getInt32(0), preheader);
+    b.CreateStore(index[d], tidSlot[d]);
+    preheader = header;
+  }
+  b.CreateCall(&K, values);
+  BasicBlock *outer = exit;
+  for (int d = 0; d < 3; ++d) {
+    BasicBlock *latch = BasicBlock::Create(C, "next" + Twine(d), L);
+    b.CreateBr(latch);
+    b.SetInsertPoint(latch);
+    Value *next = b.CreateAdd(index[d], b.getInt32(1), "", true, true);
+    index[d]->addIncoming(next, latch);
+    BasicBlock *done = d == 2 ? outer : BasicBlock::Create(C, "done" + Twine(d), L);
+    b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
+    b.SetInsertPoint(done);
+  }
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+}
+
+void emitFacts(Module &M, Function &K) {
+  LLVMContext &C = M.getContext();
+  uint64_t staticShared = 0;
+  if (MDNode *md = K.getMetadata("musa.static_shared"))
+    staticShared = mdconst::extract<ConstantInt>(md->getOperand(0))->getZExtValue();
+  auto *i64 = Type::getInt64Ty(C), *i32 = Type::getInt32Ty(C);
+  // Parameter sizes let the runtime copy a launch's arguments when it is enqueued.
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<Constant *, 8> sizes;
+  for (unsigned i = 0; i + 1 < K.arg_size(); ++i) {
+    Type *T = K.getParamByValType(i) ? K.getParamByValType(i) : K.getArg(i)->getType();
+    sizes.push_back(ConstantInt::get(i32, DL.getTypeAllocSize(T)));
+  }
+  auto *sizesType = ArrayType::get(i32, sizes.size());
+  auto *type = StructType::get(C, {i64, i32, i32, sizesType});
+  auto *init = ConstantStruct::get(type, {ConstantInt::get(i64, staticShared),
+                                          ConstantInt::get(i32, needsFibers(K) ? 1 : 0),
+                                          ConstantInt::get(i32, sizes.size()),
+                                          ConstantArray::get(sizesType, sizes)});
+  new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage, init,
+                     FactsPrefix + K.getName());
+}
+
+} // namespace
+
+PreservedAnalyses EmitKernelThunksPass::run(Module &M, ModuleAnalysisManager &) {
+  for (Function *K : getKernels(M)) {
+    emitThreadThunk(M, *K);
+    emitBlockLoop(M, *K);
+    emitFacts(M, *K);
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace musa::jit

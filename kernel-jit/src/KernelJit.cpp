@@ -1,0 +1,204 @@
+// KernelJit: lowering, optimisation, code generation, object cache and ORC loading.
+#include "musa/jit/KernelJit.h"
+
+#include "musa/jit/DeviceLowering.h"
+#include "musa/jit/FatBinary.h"
+#include "musa/jit/ObjectCache.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+/// Bump when lowering changes in a way that makes cached objects stale.
+constexpr const char *LoweringVersion = "lowering-3";
+
+std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
+                                                 const std::string &features,
+                                                 std::string &error) {
+  std::string triple = sys::getProcessTriple();
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  TargetOptions options;
+  return std::unique_ptr<TargetMachine>(target->createTargetMachine(
+      triple, cpu, features, options, Reloc::PIC_, CodeModel::Small,
+      CodeGenOptLevel::Aggressive));
+}
+
+void optimize(Module &M, TargetMachine &TM) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
+}
+
+/// Bitcode -> host object bytes, or an error message.
+std::string compileToObject(std::string_view bitcode, const std::string &cpu,
+                            const std::string &features, std::string &object) {
+  LLVMContext context;
+  auto module = parseBitcodeFile(MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                                                 "device.bc"), context);
+  if (!module)
+    return "cannot read device bitcode: " + llvm::toString(module.takeError());
+  std::string error;
+  std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
+  if (!TM)
+    return "no host target: " + error;
+  Module &M = **module;
+  error = lowerDeviceModule(M, TM->getTargetTriple().str(),
+                            TM->createDataLayout().getStringRepresentation());
+  if (!error.empty())
+    return error;
+  optimize(M, *TM);
+  SmallVector<char, 0> buffer;
+  raw_svector_ostream os(buffer);
+  legacy::PassManager codegen;
+  if (TM->addPassesToEmitFile(codegen, os, nullptr, CodeGenFileType::ObjectFile))
+    return "host target cannot emit object files";
+  codegen.run(M);
+  object.assign(buffer.begin(), buffer.end());
+  return {};
+}
+
+} // namespace
+
+KernelJit &KernelJit::instance() {
+  static KernelJit jit;
+  return jit;
+}
+
+KernelJit::KernelJit() {
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  hostCpu_ = sys::getHostCPUName().str();
+  SubtargetFeatures features;
+  for (auto &feature : sys::getHostCPUFeatures())
+    features.AddFeature(feature.first(), feature.second);
+  hostFeatures_ = features.getString();
+  auto jit = orc::LLJITBuilder().create();
+  if (!jit) {
+    std::fprintf(stderr, "musa-sim: cannot start the kernel JIT: %s\n",
+                 llvm::toString(jit.takeError()).c_str());
+    return;
+  }
+  jit_ = std::move(*jit);
+}
+
+KernelJit::~KernelJit() = default;
+
+std::string KernelJit::cacheKey(std::string_view bitcode) const {
+  std::string salt = std::string(LoweringVersion) + "|" LLVM_VERSION_STRING "|" + hostCpu_ +
+                     "|" + hostFeatures_;
+  char key[40];
+  std::snprintf(key, sizeof key, "%016" PRIx64 "%016" PRIx64, fnv1a(bitcode),
+                fnv1a(salt, fnv1a(bitcode) ^ 0x9e3779b97f4a7c15ull));
+  return key;
+}
+
+JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
+  std::lock_guard lock(mutex_);
+  if (!jit_)
+    return {"the kernel JIT failed to start"};
+  static const ObjectCache cache = ObjectCache::fromEnvironment();
+  std::string key = cacheKey(bitcode);
+  std::string object;
+  if (auto cached = cache.get(key)) {
+    object = std::move(*cached);
+    ++cacheHits_;
+  } else {
+    std::string error = compileToObject(bitcode, hostCpu_, hostFeatures_, object);
+    if (!error.empty())
+      return {error};
+    cache.put(key, object);
+    ++compiled_;
+  }
+
+  auto dylib = jit_->createJITDylib("musa-module-" + std::to_string(nextDylib_++));
+  if (!dylib)
+    return {llvm::toString(dylib.takeError())};
+  orc::ExecutionSession &ES = jit_->getExecutionSession();
+  orc::SymbolMap builtins;
+  auto define = [&](const char *name, auto *fn) {
+    builtins[ES.intern(name)] = {orc::ExecutorAddr::fromPtr(fn), JITSymbolFlags::Exported};
+  };
+  define(sim::abi::BarrierFn, &__musa_sim_barrier);
+  define(sim::abi::TrapFn, &__musa_sim_trap);
+  define(sim::abi::AssertFailFn, &__musa_sim_assertfail);
+  define(sim::abi::PrintfFn, &__musa_sim_vprintf);
+  if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
+    return {llvm::toString(std::move(err))};
+  auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit_->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return {llvm::toString(process.takeError())};
+  dylib->addGenerator(std::move(*process));
+  auto buffer = MemoryBuffer::getMemBufferCopy(object, "musa-kernels-" + key);
+  if (Error err = jit_->addObjectFile(*dylib, std::move(buffer)))
+    return {llvm::toString(std::move(err))};
+  out.dylib = &*dylib;
+  return {};
+}
+
+JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
+                            sim::KernelEntry &out) {
+  std::lock_guard lock(mutex_);
+  if (!jit_ || !module.dylib)
+    return {"module not loaded"};
+  std::string kernel(name);
+  auto thread = jit_->lookup(*module.dylib, sim::abi::ThunkPrefix + kernel);
+  if (!thread)
+    return {"kernel '" + kernel + "' not found in device code: " +
+            llvm::toString(thread.takeError())};
+  auto block = jit_->lookup(*module.dylib, "__musa_block_" + kernel);
+  auto facts = jit_->lookup(*module.dylib, FactsPrefix + kernel);
+  if (!block || !facts) {
+    if (!block)
+      consumeError(block.takeError());
+    if (!facts)
+      consumeError(facts.takeError());
+    return {"kernel '" + kernel + "' is missing its JIT entry points"};
+  }
+  struct Facts {
+    uint64_t staticShared;
+    uint32_t needsFibers;
+    uint32_t paramCount;
+    uint32_t paramSizes[1]; // paramCount entries
+  };
+  const Facts *f = facts->toPtr<const Facts *>();
+  out.name = kernel;
+  out.thread = thread->toPtr<sim::KernelThunk>();
+  out.block = block->toPtr<sim::KernelThunk>();
+  out.staticSharedBytes = f->staticShared;
+  out.needsFibers = f->needsFibers != 0;
+  const auto *sizes = reinterpret_cast<const uint32_t *>(
+      reinterpret_cast<const char *>(f) + offsetof(Facts, paramSizes));
+  out.paramSizes.assign(sizes, sizes + f->paramCount);
+  return {};
+}
+
+} // namespace musa::jit

@@ -1,0 +1,139 @@
+// LowerDeviceCallsPass: NVPTX intrinsics and device library calls become host operations.
+//
+//   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid
+//                                   -> i32 loads from the context (see KernelAbi.h)
+//   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)
+//   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
+//   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
+//   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
+//   llvm.trap                       -> call __musa_sim_trap(ctx)
+// The loads are not marked invariant: the JIT'd block loop (EmitKernelThunksPass) stores the
+// next thread's index into the same context; the context parameter is `noalias` instead, so
+// reads are still merged across the kernel's own stores. Any other nvvm intrinsic is
+// reported by name (lowerDeviceModule fails) rather than miscompiled.
+#include "musa/jit/DeviceLowering.h"
+
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+/// Byte offset in ThreadContext of a special register, or -1 if the name is not one.
+int specialRegisterOffset(StringRef name) {
+  if (!name.consume_front("llvm.nvvm.read.ptx.sreg."))
+    return -1;
+  if (name == "warpsize")
+    return sim::abi::WarpSizeOffset;
+  if (name == "laneid")
+    return sim::abi::LaneIdOffset;
+  static const std::pair<StringRef, unsigned> bases[] = {
+      {"tid.", sim::abi::TidOffset},
+      {"ntid.", sim::abi::NtidOffset},
+      {"ctaid.", sim::abi::CtaidOffset},
+      {"nctaid.", sim::abi::NctaidOffset}};
+  for (auto [prefix, base] : bases) {
+    StringRef axis = name;
+    if (!axis.consume_front(prefix) || axis.size() != 1 || axis[0] < 'x' || axis[0] > 'z')
+      continue;
+    return int(base + 4 * (axis[0] - 'x'));
+  }
+  return -1;
+}
+
+FunctionCallee builtin(Module &M, const char *name, Type *ret, ArrayRef<Type *> params) {
+  return M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
+}
+
+/// Rewrites one call; returns false if it is an nvvm intrinsic we do not support.
+bool lowerCall(CallInst &call, Value *ctx) {
+  Function *callee = call.getCalledFunction();
+  if (!callee)
+    return true;
+  StringRef name = callee->getName();
+  Module &M = *call.getModule();
+  IRBuilder<> b(&call);
+  Type *ptrTy = b.getPtrTy();
+
+  if (int offset = specialRegisterOffset(name); offset >= 0) {
+    Value *slot = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, unsigned(offset));
+    LoadInst *value = b.CreateLoad(call.getType(), slot);
+    call.replaceAllUsesWith(value);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.nvvm.barrier0" || name == "llvm.nvvm.barrier.sync") {
+    CallInst *barrier = b.CreateCall(
+        builtin(M, sim::abi::BarrierFn, b.getVoidTy(), {ptrTy}), {ctx});
+    barrier->addFnAttr(Attribute::Convergent);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("llvm.nvvm.membar.")) {
+    b.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == "vprintf") {
+    Value *result = b.CreateCall(
+        builtin(M, sim::abi::PrintfFn, b.getInt32Ty(), {ptrTy, ptrTy, ptrTy}),
+        {call.getArgOperand(0), call.getArgOperand(1), ctx});
+    call.replaceAllUsesWith(result);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == "__assertfail") {
+    SmallVector<Value *, 6> args(call.args());
+    SmallVector<Type *, 6> types;
+    for (Value *arg : args)
+      types.push_back(arg->getType());
+    args.push_back(ctx);
+    types.push_back(ptrTy);
+    b.CreateCall(builtin(M, sim::abi::AssertFailFn, b.getVoidTy(), types), args);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == "llvm.trap") {
+    b.CreateCall(builtin(M, sim::abi::TrapFn, b.getVoidTy(), {ptrTy}), {ctx});
+    call.eraseFromParent();
+    return true;
+  }
+  return !name.starts_with("llvm.nvvm.");
+}
+
+} // namespace
+
+PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<std::string, 4> unsupported;
+  for (Function &F : M) {
+    Value *ctx = getContextArg(F);
+    if (!ctx)
+      continue;
+    SmallVector<CallInst *, 32> calls;
+    for (Instruction &I : instructions(F))
+      if (auto *call = dyn_cast<CallInst>(&I))
+        calls.push_back(call);
+    for (CallInst *call : calls) {
+      std::string name = call->getCalledFunction()
+                             ? call->getCalledFunction()->getName().str() : std::string();
+      if (!lowerCall(*call, ctx) && !is_contained(unsupported, name))
+        unsupported.push_back(name);
+    }
+  }
+  if (!unsupported.empty()) {
+    NamedMDNode *list = M.getOrInsertNamedMetadata("musa.unsupported");
+    for (const std::string &name : unsupported)
+      list->addOperand(MDNode::get(M.getContext(), MDString::get(M.getContext(), name)));
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace musa::jit

@@ -1,0 +1,74 @@
+// RetargetToHostPass: makes NVPTX device IR host IR and records which functions are kernels.
+//
+// NVPTX marks kernels in !nvvm.annotations ({fn, !"kernel", i32 1}) and may give them the
+// ptx_kernel calling convention; both mean nothing to the host backend, so the kernel list is
+// moved to our own named metadata before they are dropped. NVPTX target-cpu/features
+// attributes would make x86 codegen reject the functions. A device pass at -O0 marks every
+// function optnone+noinline; the JIT always optimises (the user's -O0 asks for debuggable host
+// code, not a slow simulator), so those are removed together.
+#include "musa/jit/DeviceLowering.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+std::vector<Function *> getKernels(Module &M) {
+  std::vector<Function *> kernels;
+  if (NamedMDNode *list = M.getNamedMetadata(KernelListMD))
+    for (MDNode *node : list->operands())
+      if (auto *name = dyn_cast<MDString>(node->getOperand(0)))
+        if (Function *F = M.getFunction(name->getString()))
+          kernels.push_back(F);
+  return kernels;
+}
+
+static void recordKernels(Module &M) {
+  SmallVector<Function *, 8> kernels;
+  if (NamedMDNode *ann = M.getNamedMetadata("nvvm.annotations")) {
+    for (MDNode *node : ann->operands()) {
+      if (node->getNumOperands() < 3)
+        continue;
+      auto *fnMD = dyn_cast_or_null<ValueAsMetadata>(node->getOperand(0).get());
+      auto *kind = dyn_cast_or_null<MDString>(node->getOperand(1).get());
+      if (fnMD && kind && kind->getString() == "kernel")
+        if (auto *F = dyn_cast<Function>(fnMD->getValue()))
+          kernels.push_back(F);
+    }
+  }
+  for (Function &F : M)
+    if (F.getCallingConv() == CallingConv::PTX_Kernel && !is_contained(kernels, &F))
+      kernels.push_back(&F);
+  NamedMDNode *list = M.getOrInsertNamedMetadata(KernelListMD);
+  for (Function *F : kernels)
+    list->addOperand(MDNode::get(M.getContext(), MDString::get(M.getContext(), F->getName())));
+}
+
+PreservedAnalyses RetargetToHostPass::run(Module &M, ModuleAnalysisManager &) {
+  recordKernels(M);
+  if (NamedMDNode *ann = M.getNamedMetadata("nvvm.annotations"))
+    M.eraseNamedMetadata(ann);
+  M.setTargetTriple(triple);
+  M.setDataLayout(dataLayout);
+  for (Function &F : M) {
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+    F.removeFnAttr("nvptx-f32ftz");
+    if (F.hasFnAttribute(Attribute::OptimizeNone)) {
+      F.removeFnAttr(Attribute::OptimizeNone);
+      F.removeFnAttr(Attribute::NoInline);
+    }
+    F.setCallingConv(CallingConv::C);
+    for (Instruction &I : instructions(F))
+      if (auto *call = dyn_cast<CallBase>(&I))
+        call->setCallingConv(CallingConv::C);
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace musa::jit

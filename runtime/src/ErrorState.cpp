@@ -1,0 +1,57 @@
+// Per-host-thread last error and the error name/message tables.
+#include "ApiShell.h"
+#include "Runtime.h"
+
+namespace musa::rt {
+
+namespace {
+thread_local musaError_t threadLastError = musaSuccess;
+} // namespace
+
+musaError_t recordError(musaError_t error) {
+  if (error != musaSuccess)
+    threadLastError = error;
+  return error;
+}
+
+musaError_t lastError(bool reset) {
+  musaError_t error = threadLastError;
+  if (reset)
+    threadLastError = musaSuccess;
+  // A sticky device fault is reported until musaDeviceReset, whatever was cleared.
+  if (error == musaSuccess)
+    if (Device *device = Runtime::get().currentDevice())
+      error = device->stickyError();
+  return error;
+}
+
+const char *errorName(musaError_t error) {
+  switch (error) {
+#define MUSA_ERROR_CODE(name, value, text)                                                     \
+  case name:                                                                                 \
+    return #name;
+#include "musa_error_codes.def"
+#undef MUSA_ERROR_CODE
+  }
+  return "musaErrorUnknownCode";
+}
+
+const char *errorString(musaError_t error) {
+  switch (error) {
+#define MUSA_ERROR_CODE(name, value, text)                                                     \
+  case name:                                                                                 \
+    return text;
+#include "musa_error_codes.def"
+#undef MUSA_ERROR_CODE
+  }
+  return "unrecognized error code";
+}
+
+} // namespace musa::rt
+
+using namespace musa::rt;
+
+extern "C" musaError_t musaGetLastError(void) { return lastError(true); }
+extern "C" musaError_t musaPeekAtLastError(void) { return lastError(false); }
+extern "C" const char *musaGetErrorString(musaError_t error) { return errorString(error); }
+extern "C" const char *musaGetErrorName(musaError_t error) { return errorName(error); }

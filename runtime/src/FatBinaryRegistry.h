@@ -1,0 +1,56 @@
+// FatBinaryRegistry: the fat binaries and kernels a program registers at start-up, and their
+// compiled code (JIT'd on the first launch of any kernel of a fat binary).
+#pragma once
+
+#include "musa_runtime_api.h"
+
+#include "musa/jit/KernelJit.h"
+#include "musa/sim/GridLauncher.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace musa::rt {
+
+class FatBinaryRegistry {
+public:
+  /// Lives for the whole process (registration runs before main, unregistration at exit).
+  static FatBinaryRegistry &get();
+
+  /// `wrapper` is clang's {magic, version, data, unused}. Returns the handle the host code
+  /// passes to registerFunction, or null if the image is not ours.
+  void **registerFatBinary(const void *wrapper);
+  void registerFunction(void **handle, const void *hostStub, const char *deviceName);
+  void unregisterFatBinary(void **handle);
+
+  /// Architecture number (22 for mp_22, 31 for mp_31) of the first registered image, or 0.
+  unsigned firstArch() const;
+
+  /// The runnable kernel for a host stub. Errors: musaErrorInvalidDeviceFunction (unknown
+  /// stub), musaErrorInvalidKernel (device code failed to compile; message printed once).
+  musaError_t findKernel(const void *hostStub, const sim::KernelEntry *&out);
+
+private:
+  struct Image {
+    std::string_view bitcode;
+    unsigned arch = 0;
+    bool loaded = false;
+    std::string loadError;
+    jit::JitModule module;
+    std::map<std::string, std::unique_ptr<sim::KernelEntry>, std::less<>> kernels;
+  };
+  struct Function {
+    Image *image;
+    std::string deviceName;
+  };
+
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<Image>> images_;
+  std::map<const void *, Function> functions_;
+};
+
+} // namespace musa::rt

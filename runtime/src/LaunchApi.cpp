@@ -1,0 +1,148 @@
+// Kernel launch: <<<>>> call configuration, musaLaunchKernel, and device-fault reporting.
+#include "ApiShell.h"
+#include "FatBinaryRegistry.h"
+#include "Runtime.h"
+
+#include "musa/sim/GridLauncher.h"
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace musa::rt;
+namespace sim = musa::sim;
+
+namespace {
+
+struct CallConfiguration {
+  dim3 grid, block;
+  size_t sharedMem;
+  void *stream;
+};
+thread_local std::vector<CallConfiguration> pendingConfigurations;
+
+musaError_t errorFor(sim::FaultKind kind) {
+  switch (kind) {
+  case sim::FaultKind::IllegalAddress:
+    return musaErrorIllegalAddress;
+  case sim::FaultKind::Assert:
+    return musaErrorAssert;
+  default:
+    return musaErrorLaunchFailure;
+  }
+}
+
+/// A launch's own copy of its arguments: the caller's `args` point into its stack frame.
+struct ArgumentCopy {
+  std::vector<std::max_align_t> storage; // each value starts on a max_align_t boundary
+  std::vector<void *> pointers;
+
+  ArgumentCopy(const std::vector<uint32_t> &sizes, void **args) {
+    constexpr size_t slot = sizeof(std::max_align_t);
+    size_t slots = 0;
+    for (uint32_t size : sizes)
+      slots += (size + slot - 1) / slot;
+    storage.resize(slots);
+    char *next = reinterpret_cast<char *>(storage.data());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      std::memcpy(next, args[i], sizes[i]);
+      pointers.push_back(next);
+      next += (sizes[i] + slot - 1) / slot * slot;
+    }
+  }
+};
+
+musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
+                   musaStream_t handle) {
+  if (!func)
+    return musaErrorInvalidDeviceFunction;
+  Runtime &rt = Runtime::get();
+  Stream *stream = rt.resolveStream(handle);
+  if (!stream)
+    return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
+  Device &device = *stream->device;
+  if (musaError_t e = device.stickyError())
+    return e;
+  const sim::KernelEntry *kernel = nullptr;
+  if (musaError_t e = FatBinaryRegistry::get().findKernel(func, kernel))
+    return e;
+
+  sim::GridLaunch config;
+  config.kernel = kernel;
+  config.grid = {grid.x, grid.y, grid.z};
+  config.block = {block.x, block.y, block.z};
+  config.dynamicSharedBytes = sharedMem;
+  config.warpSize = device.profile().warpSize;
+  if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
+    if (std::getenv("MUSA_SIM_VERBOSE"))
+      std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",
+                   sim::demangle(kernel->name).c_str(), why.c_str());
+    return musaErrorInvalidConfiguration;
+  }
+  if (!args && !kernel->paramSizes.empty())
+    return musaErrorInvalidValue;
+
+  auto copied = std::make_shared<ArgumentCopy>(kernel->paramSizes, args);
+  device.submit(*stream, [config, copied, &device]() mutable {
+    if (device.stickyError())
+      return; // a fault earlier in the device's life: the GPU runs nothing more
+    config.args = copied->pointers.data();
+    sim::LaunchOutcome outcome = sim::runGrid(config);
+    if (!outcome.ok()) {
+      std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
+      device.setStickyError(errorFor(outcome.fault));
+    }
+  });
+  return musaSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem, void *stream) {
+  pendingConfigurations.push_back({grid, block, sharedMem, stream});
+  return 0;
+}
+
+musaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *sharedMem,
+                                       void *stream) {
+  if (pendingConfigurations.empty())
+    return musaErrorMissingConfiguration;
+  CallConfiguration c = pendingConfigurations.back();
+  pendingConfigurations.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *sharedMem = c.sharedMem;
+  *static_cast<void **>(stream) = c.stream;
+  return musaSuccess;
+}
+
+musaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t sharedMem, musaStream_t stream) {
+  __cudaPushCallConfiguration(grid, block, sharedMem, stream);
+  return musaSuccess;
+}
+
+unsigned __musaPushCallConfiguration(dim3 grid, dim3 block, size_t sharedMem, void *stream) {
+  return __cudaPushCallConfiguration(grid, block, sharedMem, stream);
+}
+
+musaError_t __musaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *sharedMem,
+                                       void *stream) {
+  return __cudaPopCallConfiguration(grid, block, sharedMem, stream);
+}
+
+musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                             size_t sharedMem, musaStream_t stream) {
+  return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream); });
+}
+
+musaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                             size_t sharedMem, musaStream_t stream) {
+  return musaLaunchKernel(func, grid, block, args, sharedMem, stream);
+}
+
+} // extern "C"

@@ -1,0 +1,202 @@
+// Devices, streams and pinned host memory.
+#include "Runtime.h"
+
+#include "FatBinaryRegistry.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace musa::rt {
+
+Device::Device(int ordinal, sim::DeviceProfile profile)
+    : ordinal_(ordinal), profile_(std::move(profile)),
+      memory_(std::make_unique<sim::DeviceMemory>(profile_.totalGlobalMem)),
+      legacy_(std::make_unique<Stream>()) {
+  legacy_->device = this;
+  legacy_->legacy = true;
+}
+
+uint64_t Device::submit(Stream &stream, std::function<void()> op) {
+  std::vector<std::pair<sim::StreamQueue *, uint64_t>> waits;
+  if (stream.legacy) {
+    std::lock_guard lock(streamsMutex_);
+    for (Stream *s : streams_)
+      if (!(s->flags & musaStreamNonBlocking))
+        waits.push_back({&s->queue, s->queue.lastTicket()});
+  } else if (!(stream.flags & musaStreamNonBlocking)) {
+    waits.push_back({&legacy_->queue, legacy_->queue.lastTicket()});
+  }
+  if (waits.empty())
+    return stream.queue.enqueue(std::move(op));
+  return stream.queue.enqueue([waits = std::move(waits), op = std::move(op)] {
+    for (auto [queue, ticket] : waits)
+      queue->waitUntil(ticket);
+    op();
+  });
+}
+
+void Device::synchronize() {
+  legacy_->queue.synchronize();
+  std::vector<Stream *> streams;
+  {
+    std::lock_guard lock(streamsMutex_);
+    streams.assign(streams_.begin(), streams_.end());
+  }
+  for (Stream *s : streams)
+    s->queue.synchronize();
+}
+
+Stream *Device::createStream(unsigned flags, int priority) {
+  auto stream = std::make_unique<Stream>();
+  stream->device = this;
+  stream->flags = flags;
+  stream->priority = priority;
+  std::lock_guard lock(streamsMutex_);
+  Stream *raw = stream.release();
+  streams_.insert(raw);
+  return raw;
+}
+
+bool Device::destroyStream(Stream *stream) {
+  {
+    std::lock_guard lock(streamsMutex_);
+    if (!streams_.erase(stream))
+      return false;
+  }
+  // Pending work completes first (the queue's destructor drains it).
+  std::unique_ptr<Stream> owned(stream);
+  return true;
+}
+
+bool Device::ownsStream(const Stream *stream) {
+  std::lock_guard lock(streamsMutex_);
+  return streams_.count(const_cast<Stream *>(stream)) != 0;
+}
+
+void Device::setStickyError(musaError_t error) {
+  musaError_t expected = musaSuccess;
+  sticky_.compare_exchange_strong(expected, error);
+}
+
+void Device::reset() {
+  synchronize();
+  std::set<Stream *> streams;
+  {
+    std::lock_guard lock(streamsMutex_);
+    streams.swap(streams_);
+  }
+  for (Stream *s : streams)
+    std::unique_ptr<Stream> owned(s);
+  memory_->freeAll();
+  sticky_ = musaSuccess;
+}
+
+namespace {
+
+/// The default profile: MUSA_SIM_PROFILE, else the architecture the program was built for.
+std::vector<std::string> profileIds() {
+  std::vector<std::string> ids;
+  if (const char *env = std::getenv("MUSA_SIM_PROFILE"); env && *env) {
+    std::stringstream list(env);
+    for (std::string id; std::getline(list, id, ',');)
+      if (!id.empty())
+        ids.push_back(id);
+  }
+  if (ids.empty()) {
+    unsigned arch = FatBinaryRegistry::get().firstArch();
+    ids.push_back(arch == 31 ? "mtt-s5000" : arch == 21 ? "mtt-s80" : "mtt-s4000");
+  }
+  int count = 1;
+  if (const char *env = std::getenv("MUSA_SIM_DEVICE_COUNT"); env && *env)
+    count = std::atoi(env);
+  while (int(ids.size()) < count)
+    ids.push_back(ids.back());
+  return ids;
+}
+
+thread_local int threadDevice = 0;
+
+} // namespace
+
+Runtime &Runtime::get() {
+  // Never destroyed: stream workers and atexit handlers may still use it while the process
+  // exits, and the OS reclaims everything anyway.
+  static Runtime *runtime = std::unique_ptr<Runtime>(new Runtime()).release();
+  return *runtime;
+}
+
+Runtime::Runtime() {
+  std::vector<std::string> ids = profileIds();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    std::string error;
+    auto profile = sim::DeviceProfile::load(ids[i], error);
+    if (!profile) {
+      initError_ = "invalid device profile: " + error;
+      std::fprintf(stderr, "musa-sim: %s\n", initError_.c_str());
+      devices_.clear();
+      return;
+    }
+    devices_.push_back(std::make_unique<Device>(int(i), std::move(*profile)));
+  }
+}
+
+Device *Runtime::device(int ordinal) {
+  if (ordinal < 0 || ordinal >= int(devices_.size()))
+    return nullptr;
+  return devices_[size_t(ordinal)].get();
+}
+
+Device *Runtime::currentDevice() { return device(threadDevice); }
+int Runtime::currentOrdinal() const { return threadDevice; }
+void Runtime::setCurrentOrdinal(int ordinal) { threadDevice = ordinal; }
+
+Stream *Runtime::resolveStream(musaStream_t handle) {
+  Device *current = currentDevice();
+  if (!current)
+    return nullptr;
+  if (handle == nullptr || handle == musaStreamLegacy || handle == musaStreamPerThread)
+    return &current->legacyStream();
+  auto *stream = reinterpret_cast<Stream *>(handle);
+  for (auto &d : devices_)
+    if (d->ownsStream(stream))
+      return stream;
+  return nullptr;
+}
+
+Device *Runtime::deviceOwning(const void *p) {
+  for (auto &d : devices_)
+    if (d->memory().owns(p))
+      return d.get();
+  return nullptr;
+}
+
+void *Runtime::allocateHost(size_t size, unsigned flags) {
+  void *p = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);
+  if (!p)
+    return nullptr;
+  std::lock_guard lock(hostMutex_);
+  pinned_[uintptr_t(p)] = size;
+  return p;
+}
+
+bool Runtime::freeHost(void *p) {
+  {
+    std::lock_guard lock(hostMutex_);
+    if (!pinned_.erase(uintptr_t(p)))
+      return false;
+  }
+  std::free(p);
+  return true;
+}
+
+bool Runtime::isPinnedHost(const void *p, size_t size) {
+  std::lock_guard lock(hostMutex_);
+  auto it = pinned_.upper_bound(uintptr_t(p));
+  if (it == pinned_.begin())
+    return false;
+  --it;
+  return uintptr_t(p) + size <= it->first + it->second;
+}
+
+} // namespace musa::rt

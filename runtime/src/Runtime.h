@@ -1,0 +1,106 @@
+// The runtime's live state: simulated devices, streams and host allocations.
+//
+// Mutable global state is deliberate here: the MUSA API is a process-wide C interface. It is
+// created on first use (Runtime::get) and every table is guarded by its own mutex.
+#pragma once
+
+#include "musa_runtime_api.h"
+
+#include "musa/sim/DeviceMemory.h"
+#include "musa/sim/DeviceProfile.h"
+#include "musa/sim/StreamQueue.h"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace musa::rt {
+
+class Device;
+
+/// A stream: an in-order queue on one device. The handle users hold is a Stream*.
+struct Stream {
+  Device *device = nullptr;
+  unsigned flags = musaStreamDefault;
+  int priority = 0;
+  bool legacy = false; // the device's stream 0
+  sim::StreamQueue queue;
+};
+
+class Device {
+public:
+  Device(int ordinal, sim::DeviceProfile profile);
+
+  int ordinal() const { return ordinal_; }
+  const sim::DeviceProfile &profile() const { return profile_; }
+  sim::DeviceMemory &memory() { return *memory_; }
+  Stream &legacyStream() { return *legacy_; }
+
+  /// Enqueues `op` on `stream` with legacy-default-stream ordering: work on the legacy stream
+  /// waits for all earlier work on blocking streams, and work on a blocking stream waits for
+  /// earlier legacy-stream work. Non-blocking streams order only with themselves.
+  /// Returns the ticket of the operation in `stream`'s queue.
+  uint64_t submit(Stream &stream, std::function<void()> op);
+  /// Waits for all work on all of this device's streams.
+  void synchronize();
+
+  Stream *createStream(unsigned flags, int priority);
+  /// False if `stream` is not a live stream of this device.
+  bool destroyStream(Stream *stream);
+  bool ownsStream(const Stream *stream);
+
+  /// The sticky error of a device fault, or musaSuccess.
+  musaError_t stickyError() const { return sticky_.load(); }
+  void setStickyError(musaError_t error);
+  /// musaDeviceReset: waits for work, frees memory and streams, clears the sticky error.
+  void reset();
+
+private:
+  int ordinal_;
+  sim::DeviceProfile profile_;
+  std::unique_ptr<sim::DeviceMemory> memory_;
+  std::unique_ptr<Stream> legacy_;
+  std::mutex streamsMutex_;
+  std::set<Stream *> streams_; // user streams, owned
+  std::atomic<musaError_t> sticky_{musaSuccess};
+};
+
+class Runtime {
+public:
+  static Runtime &get();
+
+  /// Why no device is available (bad profile), or empty.
+  const std::string &initError() const { return initError_; }
+  int deviceCount() const { return int(devices_.size()); }
+  Device *device(int ordinal);
+  /// The calling host thread's current device (null if there is none).
+  Device *currentDevice();
+  int currentOrdinal() const;
+  void setCurrentOrdinal(int ordinal);
+
+  /// Resolves a stream handle: 0, musaStreamLegacy and musaStreamPerThread name the current
+  /// device's legacy stream. Null if the handle is not a live stream.
+  Stream *resolveStream(musaStream_t handle);
+
+  /// Device that owns the device pointer `p`, if any.
+  Device *deviceOwning(const void *p);
+
+  // Pinned host allocations (musaMallocHost / musaHostAlloc).
+  void *allocateHost(size_t size, unsigned flags);
+  bool freeHost(void *p);
+  bool isPinnedHost(const void *p, size_t size);
+
+private:
+  Runtime();
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::string initError_;
+  std::mutex hostMutex_;
+  std::map<uintptr_t, size_t> pinned_;
+};
+
+} // namespace musa::rt

@@ -1,0 +1,22 @@
+// BlockExecutor: runs the threads of one block on the calling worker thread.
+//
+// Fiber mode: each GPU thread is a Boost.Context fcontext on a pooled, guarded stack. The
+// scheduler resumes every ready thread in turn; a thread gives control back when it reaches
+// __syncthreads (AtBarrier) or returns (Exited). When every thread still alive waits at the
+// barrier, all are released together: that is the barrier. If some threads have exited while
+// others wait, the barrier can never complete; hardware would hang or misbehave, so the block
+// ends with a BarrierDivergence fault naming the threads on each side.
+//
+// The low-level fcontext interface (boost/context/detail) is used rather than
+// boost::context::fiber because a fiber must be abandonable after a fault without unwinding:
+// fiber's destructor resumes it to unwind, which would run code on a corrupted stack.
+#pragma once
+
+#include "musa/sim/GridLauncher.h"
+
+namespace musa::sim {
+
+/// Runs block `blockIdx` of `launch`; safe to call concurrently from different threads.
+LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx);
+
+} // namespace musa::sim

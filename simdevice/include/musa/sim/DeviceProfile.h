@@ -1,0 +1,56 @@
+// DeviceProfile: what a simulated GPU is (limits, clocks, memory), read from a data file.
+//
+// Profile files are `key = value` lines with `#` comments; simdevice/profiles/ holds the
+// shipped ones (embedded into the library at build time). Every field is required so a typo
+// cannot silently fall back to a default; an unknown key or a bad value is an error naming it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace musa::sim {
+
+struct DeviceProfile {
+  std::string name;          // marketing name, e.g. "MTT S4000"
+  std::string id;            // profile id, e.g. "mtt-s4000"
+  std::string arch;          // e.g. "mp_22"
+  int computeMajor = 0, computeMinor = 0;
+  int multiProcessorCount = 0;
+  int warpSize = 0;
+  int maxThreadsPerBlock = 0;
+  std::array<int, 3> maxBlockDim{};
+  std::array<int, 3> maxGridDim{};
+  int maxThreadsPerMultiProcessor = 0;
+  int maxBlocksPerMultiProcessor = 0;
+  uint64_t sharedMemPerBlock = 0;
+  uint64_t sharedMemPerBlockOptin = 0;
+  uint64_t sharedMemPerMultiprocessor = 0;
+  int regsPerBlock = 0;
+  int regsPerMultiprocessor = 0;
+  int clockRateKHz = 0;
+  int memoryClockRateKHz = 0;
+  int memoryBusWidth = 0;
+  uint64_t totalGlobalMem = 0;
+  uint64_t totalConstMem = 0;
+  int l2CacheSize = 0;
+  uint64_t memPitch = 0;
+  uint64_t textureAlignment = 0;
+  uint64_t texturePitchAlignment = 0;
+  int asyncEngineCount = 0;
+  double memoryBandwidthGBs = 0;
+  double hostLinkBandwidthGBs = 0;
+
+  /// Parses profile text. On failure returns nullopt and sets `error` to a message naming the
+  /// field (and `origin`, a file name or profile id).
+  static std::optional<DeviceProfile> parse(const std::string &text, const std::string &origin,
+                                            std::string &error);
+  /// A shipped profile by id ("mtt-s4000", "h200", ...), or a path to a profile file.
+  static std::optional<DeviceProfile> load(const std::string &idOrPath, std::string &error);
+  /// Ids of the shipped profiles.
+  static std::vector<std::string> shippedIds();
+};
+
+} // namespace musa::sim

@@ -1,0 +1,57 @@
+// GridLauncher: runs one kernel launch (a grid of blocks) on the host CPU.
+//
+// Blocks are spread over oneTBB workers. Inside a block, a kernel that never reaches a
+// barrier runs all its threads as one JIT'd loop; otherwise every GPU thread is a fiber (see
+// BlockExecutor). The first fault ends the launch: blocks not yet started are skipped, as a
+// GPU stops issuing new blocks after an error.
+#pragma once
+
+#include "musa/sim/DeviceProfile.h"
+#include "musa/sim/FaultGuard.h"
+#include "musa/sim/KernelAbi.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace musa::sim {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// A kernel ready to run (produced by kernel-jit).
+struct KernelEntry {
+  std::string name; // device (mangled) name
+  KernelThunk thread = nullptr;
+  KernelThunk block = nullptr;
+  uint64_t staticSharedBytes = 0;
+  bool needsFibers = true;
+  std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
+};
+
+struct GridLaunch {
+  const KernelEntry *kernel = nullptr;
+  Dim3 grid, block;
+  size_t dynamicSharedBytes = 0;
+  void **args = nullptr;
+  int warpSize = 32;
+};
+
+struct LaunchOutcome {
+  FaultKind fault = FaultKind::None;
+  std::string message; // names kernel, block, thread and what happened
+  bool ok() const { return fault == FaultKind::None; }
+};
+
+/// Why a launch configuration is impossible on `profile`, or empty if it is fine.
+std::string checkLaunchConfig(const DeviceProfile &profile, const GridLaunch &launch);
+
+/// Runs the whole grid and waits for it.
+LaunchOutcome runGrid(const GridLaunch &launch);
+
+/// "vectorAdd(float*, float*, float*, int)" for a mangled name; the name itself otherwise.
+std::string demangle(const std::string &name);
+
+} // namespace musa::sim

@@ -1,0 +1,63 @@
+// The contract between JIT-compiled kernel code and the virtual GPU: the per-thread context
+// layout that lowered special-register reads load from, and the builtins lowered code calls.
+//
+// kernel-jit emits loads at the offsets below and calls the functions declared here by name;
+// nothing else of simdevice is visible to generated code. Offsets are fixed (static_asserts
+// below) because generated IR hard-codes them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace musa::sim {
+
+struct ThreadContext {
+  uint32_t tid[3];    // threadIdx
+  uint32_t ntid[3];   // blockDim
+  uint32_t ctaid[3];  // blockIdx
+  uint32_t nctaid[3]; // gridDim
+  uint32_t warpSize;
+  uint32_t laneId;
+  char *shared;        // this block's shared memory, static variables from offset 0
+  char *dynamicShared; // `extern __shared__` arrays: after the kernel's static variables
+  void *block;         // opaque: the executor's per-block state
+};
+
+namespace abi {
+inline constexpr unsigned TidOffset = offsetof(ThreadContext, tid);
+inline constexpr unsigned NtidOffset = offsetof(ThreadContext, ntid);
+inline constexpr unsigned CtaidOffset = offsetof(ThreadContext, ctaid);
+inline constexpr unsigned NctaidOffset = offsetof(ThreadContext, nctaid);
+inline constexpr unsigned WarpSizeOffset = offsetof(ThreadContext, warpSize);
+inline constexpr unsigned LaneIdOffset = offsetof(ThreadContext, laneId);
+inline constexpr unsigned SharedOffset = offsetof(ThreadContext, shared);
+inline constexpr unsigned DynamicSharedOffset = offsetof(ThreadContext, dynamicShared);
+/// Dynamic shared memory starts at the static size rounded up to this.
+inline constexpr unsigned DynamicSharedAlign = 16;
+
+// Names of the runtime builtins that lowered code calls (all take the context last).
+inline constexpr const char *BarrierFn = "__musa_sim_barrier";
+inline constexpr const char *TrapFn = "__musa_sim_trap";
+inline constexpr const char *AssertFailFn = "__musa_sim_assertfail";
+inline constexpr const char *PrintfFn = "__musa_sim_vprintf";
+inline constexpr const char *ThunkPrefix = "__musa_thunk_";
+} // namespace abi
+
+static_assert(offsetof(ThreadContext, tid) == 0);
+static_assert(offsetof(ThreadContext, shared) == 56);
+static_assert(offsetof(ThreadContext, dynamicShared) == 64);
+static_assert(sizeof(ThreadContext) == 80);
+
+/// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
+using KernelThunk = void (*)(void **args, ThreadContext *ctx);
+
+} // namespace musa::sim
+
+extern "C" {
+void __musa_sim_barrier(musa::sim::ThreadContext *ctx);
+[[noreturn]] void __musa_sim_trap(musa::sim::ThreadContext *ctx);
+[[noreturn]] void __musa_sim_assertfail(const char *expr, const char *file, unsigned line,
+                                        const char *func, size_t charSize,
+                                        musa::sim::ThreadContext *ctx);
+int __musa_sim_vprintf(const char *fmt, const char *args, musa::sim::ThreadContext *ctx);
+}

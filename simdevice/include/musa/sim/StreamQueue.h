@@ -1,0 +1,50 @@
+// StreamQueue: an in-order queue of device operations executed by its own worker thread.
+//
+// enqueue() returns at once; operations run one after another in submission order, each to
+// completion, on a worker that sleeps on a condition variable when the queue is empty (no
+// polling). synchronize() waits until everything enqueued before it has finished. Destroying
+// the queue lets pending work finish first, as musaStreamDestroy requires.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace musa::sim {
+
+class StreamQueue {
+public:
+  using Operation = std::function<void()>;
+
+  StreamQueue() = default;
+  ~StreamQueue();
+  StreamQueue(const StreamQueue &) = delete;
+  StreamQueue &operator=(const StreamQueue &) = delete;
+
+  /// Returns the operation's ticket: it has completed once waitUntil(ticket) returns.
+  uint64_t enqueue(Operation op);
+  /// The ticket of the most recently enqueued operation (0 if none).
+  uint64_t lastTicket() const;
+  /// Blocks until the operation with `ticket` (and all before it) has completed.
+  void waitUntil(uint64_t ticket);
+  /// Blocks until all operations enqueued so far have completed.
+  void synchronize();
+  /// True if no operation is queued or running.
+  bool idle() const;
+
+private:
+  void work();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable drained_;
+  std::deque<Operation> queue_;
+  uint64_t submitted_ = 0, completed_ = 0;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+} // namespace musa::sim

@@ -1,0 +1,30 @@
+# Moore Threads MTT S3000 (data centre, MUSA arch mp_21). [est] figures are from public product
+# pages (4096 cores, 32 GB GDDR6, 448 GB/s) and still to be checked against a device query.
+name = MTT S3000
+arch = mp_21
+compute_major = 2
+compute_minor = 1
+multiprocessors = 32                   # [est] 4096 cores / 128 lanes
+warp_size = 128
+max_threads_per_block = 1024
+max_threads_per_multiprocessor = 4096  # [est]
+max_blocks_per_multiprocessor = 32     # [est]
+shared_mem_per_block = 64K             # [est]
+shared_mem_per_block_optin = 64K       # [est]
+shared_mem_per_multiprocessor = 128K   # [est]
+regs_per_block = 65536                 # [est]
+regs_per_multiprocessor = 131072       # [est]
+clock_rate_khz = 1900000               # [est]
+memory_clock_rate_khz = 7000000        # [est]
+memory_bus_width = 256                 # [est]
+total_global_mem = 32G
+l2_cache_size = 8M                     # [est]
+async_engine_count = 1                 # [est]
+memory_bandwidth_gbs = 448
+host_link_bandwidth_gbs = 25           # [est]
+max_block_dim = 1024,1024,64
+max_grid_dim = 2147483647,65535,65535
+total_const_mem = 64K
+mem_pitch = 2147483647
+texture_alignment = 512
+texture_pitch_alignment = 32

@@ -1,0 +1,31 @@
+# Moore Threads MTT S4000 (MUSA arch mp_22). Figures marked [issue] come from public reports
+# quoted in the project's issue tracker (issue 6); [est] are estimates still to be checked
+# against a device-query dump. Nothing here has been measured on an S4000 by this project.
+name = MTT S4000
+arch = mp_22
+compute_major = 2
+compute_minor = 2
+multiprocessors = 48                   # [est] 6144 MUSA cores / 128 lanes
+warp_size = 128                        # [issue]
+max_threads_per_block = 1024           # [est] CUDA-compatible limit
+max_threads_per_multiprocessor = 6144  # [issue]
+max_blocks_per_multiprocessor = 32     # [est]
+shared_mem_per_block = 72K             # [issue]
+shared_mem_per_block_optin = 72K       # [est]
+shared_mem_per_multiprocessor = 144K   # [est]
+regs_per_block = 65536                 # [est]
+regs_per_multiprocessor = 131072       # [est]
+clock_rate_khz = 1680000               # [issue] 1680 MHz
+memory_clock_rate_khz = 7000000        # [est]
+memory_bus_width = 384                 # [est]
+total_global_mem = 48G                 # [issue]
+l2_cache_size = 24M                    # [issue]
+async_engine_count = 2                 # [est]
+memory_bandwidth_gbs = 768             # [issue]
+host_link_bandwidth_gbs = 25           # [est] PCIe 5.0 x16, effective
+max_block_dim = 1024,1024,64
+max_grid_dim = 2147483647,65535,65535
+total_const_mem = 64K
+mem_pitch = 2147483647
+texture_alignment = 512
+texture_pitch_alignment = 32

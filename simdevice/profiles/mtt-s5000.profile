@@ -1,0 +1,30 @@
+# Moore Threads MTT S5000 (MUSA arch mp_31, 32-lane warps). [issue]: public reports quoted in
+# issue 6; [est]: estimates to be checked against a device-query dump.
+name = MTT S5000
+arch = mp_31
+compute_major = 3
+compute_minor = 1
+multiprocessors = 64                   # [est]
+warp_size = 32                         # [issue]
+max_threads_per_block = 1024           # [est]
+max_threads_per_multiprocessor = 3072  # [issue]
+max_blocks_per_multiprocessor = 32     # [est]
+shared_mem_per_block = 192K            # [issue]
+shared_mem_per_block_optin = 192K      # [est]
+shared_mem_per_multiprocessor = 192K   # [est]
+regs_per_block = 65536                 # [est]
+regs_per_multiprocessor = 65536        # [est]
+clock_rate_khz = 1500000               # [issue] 1500 MHz
+memory_clock_rate_khz = 3200000        # [est]
+memory_bus_width = 4096                # [est] HBM
+total_global_mem = 80G                 # [issue]
+l2_cache_size = 60M                    # [issue]
+async_engine_count = 2                 # [est]
+memory_bandwidth_gbs = 1600            # [issue] about 1.6 TB/s
+host_link_bandwidth_gbs = 25           # [est]
+max_block_dim = 1024,1024,64
+max_grid_dim = 2147483647,65535,65535
+total_const_mem = 64K
+mem_pitch = 2147483647
+texture_alignment = 512
+texture_pitch_alignment = 32

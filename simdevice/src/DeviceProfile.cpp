@@ -1,0 +1,230 @@
+// Parsing and loading device profiles.
+#include "musa/sim/DeviceProfile.h"
+
+#include <charconv>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace musa::sim {
+
+// Generated at build time from simdevice/profiles/*.profile.
+struct EmbeddedProfile {
+  const char *id;
+  const char *text;
+};
+extern const EmbeddedProfile EmbeddedProfiles[];
+extern const unsigned EmbeddedProfileCount;
+
+namespace {
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  size_t e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+template <class T> bool parseNumber(const std::string &v, T &out) {
+  const char *end = v.data() + v.size();
+  auto [ptr, ec] = std::from_chars(v.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+/// Accepts plain integers and K/M/G/T binary suffixes ("48G").
+bool parseBytes(std::string v, uint64_t &out) {
+  uint64_t scale = 1;
+  if (!v.empty()) {
+    switch (v.back()) {
+    case 'K': scale = 1ull << 10; break;
+    case 'M': scale = 1ull << 20; break;
+    case 'G': scale = 1ull << 30; break;
+    case 'T': scale = 1ull << 40; break;
+    default: break;
+    }
+    if (scale != 1)
+      v.pop_back();
+  }
+  uint64_t n = 0;
+  if (!parseNumber(v, n) || n > UINT64_MAX / scale)
+    return false;
+  out = n * scale;
+  return true;
+}
+
+using Setter = std::function<bool(DeviceProfile &, const std::string &)>;
+
+template <class T> Setter integer(T DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) {
+    T n{};
+    return parseNumber(v, n) && n >= 0 && (p.*field = n, true);
+  };
+}
+Setter bytes(uint64_t DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) { return parseBytes(v, p.*field); };
+}
+Setter bytesInt(int DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) {
+    uint64_t n = 0;
+    return parseBytes(v, n) && n <= INT32_MAX && (p.*field = int(n), true);
+  };
+}
+Setter real(double DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) {
+    char *end = nullptr;
+    double d = std::strtod(v.c_str(), &end);
+    return end && *end == '\0' && d > 0 && (p.*field = d, true);
+  };
+}
+Setter text(std::string DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) {
+    return !v.empty() && (p.*field = v, true);
+  };
+}
+Setter triple(std::array<int, 3> DeviceProfile::*field) {
+  return [field](DeviceProfile &p, const std::string &v) {
+    std::istringstream in(v);
+    std::array<int, 3> d{};
+    char c1 = 0, c2 = 0;
+    if (!(in >> d[0] >> c1 >> d[1] >> c2 >> d[2]) || c1 != ',' || c2 != ',')
+      return false;
+    for (int x : d)
+      if (x <= 0)
+        return false;
+    p.*field = d;
+    return true;
+  };
+}
+
+const std::map<std::string, Setter> &fields() {
+  static const std::map<std::string, Setter> table = {
+      {"name", text(&DeviceProfile::name)},
+      {"arch", text(&DeviceProfile::arch)},
+      {"compute_major", integer(&DeviceProfile::computeMajor)},
+      {"compute_minor", integer(&DeviceProfile::computeMinor)},
+      {"multiprocessors", integer(&DeviceProfile::multiProcessorCount)},
+      {"warp_size", integer(&DeviceProfile::warpSize)},
+      {"max_threads_per_block", integer(&DeviceProfile::maxThreadsPerBlock)},
+      {"max_block_dim", triple(&DeviceProfile::maxBlockDim)},
+      {"max_grid_dim", triple(&DeviceProfile::maxGridDim)},
+      {"max_threads_per_multiprocessor", integer(&DeviceProfile::maxThreadsPerMultiProcessor)},
+      {"max_blocks_per_multiprocessor", integer(&DeviceProfile::maxBlocksPerMultiProcessor)},
+      {"shared_mem_per_block", bytes(&DeviceProfile::sharedMemPerBlock)},
+      {"shared_mem_per_block_optin", bytes(&DeviceProfile::sharedMemPerBlockOptin)},
+      {"shared_mem_per_multiprocessor", bytes(&DeviceProfile::sharedMemPerMultiprocessor)},
+      {"regs_per_block", integer(&DeviceProfile::regsPerBlock)},
+      {"regs_per_multiprocessor", integer(&DeviceProfile::regsPerMultiprocessor)},
+      {"clock_rate_khz", integer(&DeviceProfile::clockRateKHz)},
+      {"memory_clock_rate_khz", integer(&DeviceProfile::memoryClockRateKHz)},
+      {"memory_bus_width", integer(&DeviceProfile::memoryBusWidth)},
+      {"total_global_mem", bytes(&DeviceProfile::totalGlobalMem)},
+      {"total_const_mem", bytes(&DeviceProfile::totalConstMem)},
+      {"l2_cache_size", bytesInt(&DeviceProfile::l2CacheSize)},
+      {"mem_pitch", bytes(&DeviceProfile::memPitch)},
+      {"texture_alignment", bytes(&DeviceProfile::textureAlignment)},
+      {"texture_pitch_alignment", bytes(&DeviceProfile::texturePitchAlignment)},
+      {"async_engine_count", integer(&DeviceProfile::asyncEngineCount)},
+      {"memory_bandwidth_gbs", real(&DeviceProfile::memoryBandwidthGBs)},
+      {"host_link_bandwidth_gbs", real(&DeviceProfile::hostLinkBandwidthGBs)},
+  };
+  return table;
+}
+
+std::string checkConsistency(const DeviceProfile &p) {
+  if (p.warpSize != 32 && p.warpSize != 64 && p.warpSize != 128)
+    return "warp_size must be 32, 64 or 128";
+  if (p.maxThreadsPerBlock % p.warpSize != 0)
+    return "max_threads_per_block must be a multiple of warp_size";
+  if (p.maxBlockDim[0] > p.maxThreadsPerBlock)
+    return "max_block_dim.x exceeds max_threads_per_block";
+  if (p.multiProcessorCount <= 0)
+    return "multiprocessors must be positive";
+  if (p.sharedMemPerBlockOptin < p.sharedMemPerBlock)
+    return "shared_mem_per_block_optin is below shared_mem_per_block";
+  if (p.totalGlobalMem == 0)
+    return "total_global_mem must be positive";
+  return {};
+}
+
+} // namespace
+
+std::optional<DeviceProfile> DeviceProfile::parse(const std::string &content,
+                                                  const std::string &origin,
+                                                  std::string &error) {
+  DeviceProfile profile;
+  std::map<std::string, bool> seen;
+  std::istringstream in(content);
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (size_t hash = line.find('#'); hash != std::string::npos)
+      line.resize(hash);
+    line = trim(line);
+    if (line.empty())
+      continue;
+    size_t eq = line.find('=');
+    std::string where = origin + ":" + std::to_string(lineNo);
+    if (eq == std::string::npos) {
+      error = where + ": expected 'key = value'";
+      return std::nullopt;
+    }
+    std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    auto it = fields().find(key);
+    if (it == fields().end()) {
+      error = where + ": unknown field '" + key + "'";
+      return std::nullopt;
+    }
+    if (!it->second(profile, value)) {
+      error = where + ": invalid value '" + value + "' for field '" + key + "'";
+      return std::nullopt;
+    }
+    seen[key] = true;
+  }
+  for (const auto &[key, setter] : fields()) {
+    if (!seen.count(key)) {
+      error = origin + ": missing field '" + key + "'";
+      return std::nullopt;
+    }
+  }
+  if (std::string problem = checkConsistency(profile); !problem.empty()) {
+    error = origin + ": " + problem;
+    return std::nullopt;
+  }
+  return profile;
+}
+
+std::optional<DeviceProfile> DeviceProfile::load(const std::string &idOrPath,
+                                                 std::string &error) {
+  for (unsigned i = 0; i < EmbeddedProfileCount; ++i) {
+    if (idOrPath == EmbeddedProfiles[i].id) {
+      auto p = parse(EmbeddedProfiles[i].text, idOrPath, error);
+      if (p)
+        p->id = idOrPath;
+      return p;
+    }
+  }
+  std::ifstream file(idOrPath);
+  if (!file) {
+    error = "unknown device profile '" + idOrPath + "' (shipped:";
+    for (const std::string &id : shippedIds())
+      error += " " + id;
+    error += "; or give a path to a profile file)";
+    return std::nullopt;
+  }
+  std::ostringstream content;
+  content << file.rdbuf();
+  auto p = parse(content.str(), idOrPath, error);
+  if (p)
+    p->id = idOrPath;
+  return p;
+}
+
+std::vector<std::string> DeviceProfile::shippedIds() {
+  std::vector<std::string> ids;
+  for (unsigned i = 0; i < EmbeddedProfileCount; ++i)
+    ids.push_back(EmbeddedProfiles[i].id);
+  return ids;
+}
+
+} // namespace musa::sim

@@ -1,0 +1,107 @@
+// Signal handling that turns faults in device code into recorded launch errors.
+#include "musa/sim/FaultGuard.h"
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace musa::sim {
+
+namespace {
+
+constexpr int Signals[] = {SIGSEGV, SIGBUS, SIGFPE};
+struct sigaction previous[3];
+
+thread_local sigjmp_buf *currentJump = nullptr;
+thread_local SignalFault pendingFault;
+
+void onFault(int sig, siginfo_t *info, void *uctx) {
+  if (sigjmp_buf *jump = currentJump) {
+    pendingFault.kind = sig == SIGFPE ? FaultKind::ArithmeticTrap : FaultKind::IllegalAddress;
+    pendingFault.address = info->si_addr;
+    siglongjmp(*jump, 1);
+  }
+  // Not ours: hand over to whoever was installed before us, else die the default way.
+  for (int i = 0; i < 3; ++i) {
+    if (Signals[i] != sig)
+      continue;
+    const struct sigaction &old = previous[i];
+    if (old.sa_flags & SA_SIGINFO) {
+      if (old.sa_sigaction) {
+        old.sa_sigaction(sig, info, uctx);
+        return;
+      }
+    } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+      old.sa_handler(sig);
+      return;
+    }
+    signal(sig, SIG_DFL); // returning re-executes the instruction and dies with `sig`
+  }
+}
+
+void installHandlers() {
+  struct sigaction action = {};
+  action.sa_sigaction = onFault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (int i = 0; i < 3; ++i)
+    sigaction(Signals[i], &action, &previous[i]);
+}
+
+struct AltStack {
+  std::unique_ptr<char[]> memory;
+  AltStack() {
+    size_t size = 64 * 1024;
+    memory = std::make_unique<char[]>(size);
+    stack_t st = {};
+    st.ss_sp = memory.get();
+    st.ss_size = size;
+    sigaltstack(&st, nullptr);
+  }
+  ~AltStack() {
+    stack_t st = {};
+    st.ss_flags = SS_DISABLE;
+    sigaltstack(&st, nullptr);
+  }
+};
+
+} // namespace
+
+void prepareFaultHandling() {
+  static std::once_flag once;
+  std::call_once(once, installHandlers);
+  thread_local AltStack altStack;
+  (void)altStack;
+}
+
+bool runGuarded(void (*fn)(void *), void *arg, SignalFault &fault) {
+  prepareFaultHandling();
+  sigjmp_buf jump;
+  sigjmp_buf *outer = currentJump;
+  if (sigsetjmp(jump, 1) != 0) {
+    currentJump = outer;
+    fault = std::move(pendingFault);
+    pendingFault = SignalFault();
+    return false;
+  }
+  currentJump = &jump;
+  fn(arg);
+  currentJump = outer;
+  return true;
+}
+
+void raiseDeviceFault(FaultKind kind, std::string message) {
+  sigjmp_buf *jump = currentJump;
+  if (!jump)
+    std::abort(); // a device builtin ran outside device code: simulator bug
+  pendingFault.kind = kind;
+  pendingFault.address = nullptr;
+  pendingFault.message = std::move(message);
+  siglongjmp(*jump, 1);
+}
+
+bool inGuardedRegion() { return currentJump != nullptr; }
+
+} // namespace musa::sim

@@ -1,0 +1,68 @@
+// Launch validation and spreading a grid's blocks over oneTBB workers.
+#include "musa/sim/GridLauncher.h"
+
+#include "musa/sim/BlockExecutor.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <cxxabi.h>
+#include <memory>
+#include <mutex>
+
+namespace musa::sim {
+
+std::string demangle(const std::string &name) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> text(
+      ::abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && text ? std::string(text.get()) : name;
+}
+
+std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
+  const Dim3 &b = l.block, &g = l.grid;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+    return "a grid or block dimension is zero";
+  if (b.count() > uint64_t(p.maxThreadsPerBlock))
+    return "block of " + std::to_string(b.count()) + " threads exceeds the device's " +
+           std::to_string(p.maxThreadsPerBlock) + " threads per block";
+  if (b.x > uint32_t(p.maxBlockDim[0]) || b.y > uint32_t(p.maxBlockDim[1]) ||
+      b.z > uint32_t(p.maxBlockDim[2]))
+    return "block dimensions exceed the device's maximum block size";
+  if (g.x > uint32_t(p.maxGridDim[0]) || g.y > uint32_t(p.maxGridDim[1]) ||
+      g.z > uint32_t(p.maxGridDim[2]))
+    return "grid dimensions exceed the device's maximum grid size";
+  uint64_t shared = l.kernel->staticSharedBytes + l.dynamicSharedBytes;
+  if (shared > p.sharedMemPerBlockOptin)
+    return "kernel needs " + std::to_string(shared) + " bytes of shared memory; the device " +
+           "allows " + std::to_string(p.sharedMemPerBlockOptin) + " per block";
+  return {};
+}
+
+LaunchOutcome runGrid(const GridLaunch &launch) {
+  const uint64_t blocks = launch.grid.count();
+  const uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
+  std::atomic<bool> stop{false};
+  std::mutex firstFaultMutex;
+  LaunchOutcome first;
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks),
+                    [&](const tbb::blocked_range<uint64_t> &range) {
+    for (uint64_t id = range.begin(); id != range.end(); ++id) {
+      if (stop.load(std::memory_order_relaxed))
+        return;
+      Dim3 idx{uint32_t(id % gx), uint32_t(id / gx % launch.grid.y), uint32_t(id / gxy)};
+      LaunchOutcome outcome = runBlock(launch, idx);
+      if (!outcome.ok()) {
+        std::lock_guard lock(firstFaultMutex);
+        if (first.ok())
+          first = std::move(outcome);
+        stop = true;
+        return;
+      }
+    }
+  });
+  return first;
+}
+
+} // namespace musa::sim
