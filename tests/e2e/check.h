@@ -1,0 +1,29 @@
+// Tiny helpers shared by the end-to-end test programs: every check prints what failed and
+// makes the program exit non-zero.
+#pragma once
+#include <stdio.h>
+#include <stdlib.h>
+
+static int g_failures = 0;
+#define CHECK(cond, ...)                                                                     \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
+      printf(__VA_ARGS__);                                                                   \
+      printf("\n");                                                                          \
+      ++g_failures;                                                                          \
+    }                                                                                        \
+  } while (0)
+#define CHECK_MUSA(call)                                                                     \
+  do {                                                                                       \
+    musaError_t e_ = (call);                                                                 \
+    CHECK(e_ == musaSuccess, "%s returned %s", #call, musaGetErrorName(e_));                 \
+  } while (0)
+static inline int finish(const char *name) {
+  if (g_failures) {
+    printf("%s: %d check(s) failed\n", name, g_failures);
+    return 1;
+  }
+  printf("%s: all checks passed\n", name);
+  return 0;
+}
