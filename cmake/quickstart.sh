@@ -1,0 +1,45 @@
+#!/bin/sh
+# One-command set-up for a fresh Debian 12 machine (run as root, or with sudo available):
+#   cmake/quickstart.sh demo   install what is missing, build, compile and run the vector-add demo
+#   cmake/quickstart.sh test   install what is missing, build, run the whole test suite
+# Environment: BUILD_DIR (default build), JOBS (default: number of cores),
+#              CTEST_ARGS (extra ctest arguments, e.g. "-LE benchmark").
+set -eu
+mode=${1:-demo}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+jobs=${JOBS:-$(nproc)}
+
+packages="clang-19 llvm-19-dev libtbb-dev libboost-context-dev googletest libgtest-dev
+          cmake ninja-build g++ zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
+          libcurl4-openssl-dev"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "quickstart: installing$missing"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C "$build" -j "$jobs"
+
+case "$mode" in
+demo)
+  "$build/bin/musa-sim-cc" "$top/examples/vector_add.mu" -o "$build/vector_add"
+  "$build/vector_add"
+  ;;
+test)
+  cd "$build"
+  # shellcheck disable=SC2086
+  ctest --output-on-failure -j "$jobs" ${CTEST_ARGS:-}
+  ;;
+*)
+  echo "usage: $0 demo|test" >&2
+  exit 2
+  ;;
+esac

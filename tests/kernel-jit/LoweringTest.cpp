@@ -1,0 +1,132 @@
+// IR-in / IR-out tests of the lowering passes.
+#include "DeviceIR.h"
+
+#include "musa/jit/DeviceLowering.h"
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+using namespace llvm;
+using namespace musa::jit;
+
+namespace {
+
+constexpr const char *HostTriple = "x86_64-pc-linux-gnu";
+constexpr const char *HostLayout =
+    "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+
+std::unique_ptr<Module> parse(LLVMContext &C, const char *ir) {
+  SMDiagnostic diag;
+  auto M = parseAssemblyString(ir, diag, C);
+  EXPECT_TRUE(M) << diag.getMessage().str();
+  return M;
+}
+
+bool callsFunctionNamed(Function &F, StringRef name) {
+  for (Instruction &I : instructions(F))
+    if (auto *call = dyn_cast<CallBase>(&I))
+      if (Function *callee = call->getCalledFunction(); callee && callee->getName() == name)
+        return true;
+  return false;
+}
+
+struct Facts {
+  uint64_t staticShared;
+  bool needsFibers;
+  std::vector<uint64_t> paramSizes;
+};
+
+Facts factsOf(Module &M, StringRef kernel) {
+  auto *G = M.getGlobalVariable((FactsPrefix + kernel).str());
+  EXPECT_NE(G, nullptr);
+  auto *init = cast<ConstantStruct>(G->getInitializer());
+  Facts f;
+  f.staticShared = cast<ConstantInt>(init->getOperand(0))->getZExtValue();
+  f.needsFibers = cast<ConstantInt>(init->getOperand(1))->getZExtValue() != 0;
+  if (auto *sizes = dyn_cast<ConstantDataSequential>(init->getOperand(3)))
+    for (unsigned i = 0; i < sizes->getNumElements(); ++i)
+      f.paramSizes.push_back(sizes->getElementAsInteger(i));
+  return f;
+}
+
+} // namespace
+
+TEST(Lowering, RetargetRecordsKernelsAndStripsNvptxAttributes) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ModuleAnalysisManager MAM;
+  RetargetToHostPass{{}, HostTriple, HostLayout}.run(*M, MAM);
+  EXPECT_EQ(M->getTargetTriple(), HostTriple);
+  EXPECT_EQ(M->getNamedMetadata("nvvm.annotations"), nullptr);
+  std::vector<Function *> kernels = getKernels(*M);
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0]->getName(), "reverse");
+  EXPECT_FALSE(kernels[0]->hasFnAttribute("target-cpu"));
+}
+
+TEST(Lowering, EveryDeviceFunctionGetsTheContextAndCallsPassIt) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  Function *reverse = M->getFunction("reverse");
+  Function *lane = M->getFunction("lane");
+  ASSERT_TRUE(reverse && lane);
+  EXPECT_EQ(reverse->arg_size(), 3u);
+  EXPECT_EQ(lane->arg_size(), 1u);
+  ASSERT_NE(getContextArg(*reverse), nullptr);
+  EXPECT_TRUE(reverse->hasParamAttribute(2, Attribute::NoAlias));
+  for (Instruction &I : instructions(*reverse))
+    if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction() == lane)
+      EXPECT_EQ(call->getArgOperand(0), getContextArg(*reverse));
+}
+
+TEST(Lowering, NoNvvmIntrinsicsOrSharedGlobalsRemain) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  for (Function &F : *M)
+    EXPECT_FALSE(F.getName().starts_with("llvm.nvvm.") && !F.use_empty()) << F.getName().str();
+  EXPECT_EQ(M->getGlobalVariable("tile", true), nullptr);
+  EXPECT_EQ(M->getGlobalVariable("dyn", true), nullptr);
+  EXPECT_TRUE(callsFunctionNamed(*M->getFunction("reverse"), musa::sim::abi::BarrierFn));
+}
+
+TEST(Lowering, ThunksAndFactsDescribeEachKernel) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  EXPECT_NE(M->getFunction("__musa_thunk_reverse"), nullptr);
+  EXPECT_NE(M->getFunction("__musa_block_plain"), nullptr);
+  Facts reverse = factsOf(*M, "reverse"), plain = factsOf(*M, "plain");
+  EXPECT_EQ(reverse.staticShared, 256u); // 64 floats
+  EXPECT_TRUE(reverse.needsFibers);
+  EXPECT_EQ(reverse.paramSizes, (std::vector<uint64_t>{8, 8}));
+  EXPECT_EQ(plain.staticShared, 0u);
+  EXPECT_FALSE(plain.needsFibers);
+  EXPECT_EQ(plain.paramSizes, (std::vector<uint64_t>{8, 4}));
+}
+
+TEST(Lowering, UnsupportedIntrinsicIsNamed) {
+  LLVMContext C;
+  auto M = parse(C, R"IR(
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p) {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.smid()
+  store i32 %v, ptr %p
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.smid()
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+)IR");
+  std::string error = lowerDeviceModule(*M, HostTriple, HostLayout);
+  EXPECT_NE(error.find("llvm.nvvm.read.ptx.sreg.smid"), std::string::npos) << error;
+}

@@ -1,0 +1,77 @@
+// Device profiles: the shipped files parse, and bad files are refused naming the field.
+#include "musa/sim/DeviceProfile.h"
+
+#include <gtest/gtest.h>
+
+using musa::sim::DeviceProfile;
+
+TEST(DeviceProfile, EveryShippedProfileParses) {
+  auto ids = DeviceProfile::shippedIds();
+  EXPECT_GE(ids.size(), 6u);
+  for (const std::string &id : ids) {
+    std::string error;
+    auto p = DeviceProfile::load(id, error);
+    ASSERT_TRUE(p) << id << ": " << error;
+    EXPECT_EQ(p->id, id);
+    EXPECT_GT(p->multiProcessorCount, 0);
+  }
+}
+
+TEST(DeviceProfile, MusaWarpWidthsDifferByArchitecture) {
+  std::string error;
+  EXPECT_EQ(DeviceProfile::load("mtt-s4000", error)->warpSize, 128);
+  EXPECT_EQ(DeviceProfile::load("mtt-s80", error)->warpSize, 128);
+  EXPECT_EQ(DeviceProfile::load("mtt-s5000", error)->warpSize, 32);
+  EXPECT_EQ(DeviceProfile::load("h200", error)->warpSize, 32);
+  EXPECT_EQ(DeviceProfile::load("h200", error)->multiProcessorCount, 132);
+  EXPECT_EQ(DeviceProfile::load("mtt-s4000", error)->totalGlobalMem, uint64_t(48) << 30);
+}
+
+namespace {
+std::string shipped(const char *id) {
+  // Round-trip a shipped profile's fields through text to build a valid base document.
+  std::string error;
+  auto p = DeviceProfile::load(id, error);
+  return "name = X\narch = mp_22\ncompute_major = 2\ncompute_minor = 2\nmultiprocessors = 4\n"
+         "warp_size = 32\nmax_threads_per_block = 1024\nmax_block_dim = 1024,1024,64\n"
+         "max_grid_dim = 2147483647,65535,65535\nmax_threads_per_multiprocessor = 2048\n"
+         "max_blocks_per_multiprocessor = 16\nshared_mem_per_block = 48K\n"
+         "shared_mem_per_block_optin = 48K\nshared_mem_per_multiprocessor = 96K\n"
+         "regs_per_block = 65536\nregs_per_multiprocessor = 65536\nclock_rate_khz = 1000000\n"
+         "memory_clock_rate_khz = 1\nmemory_bus_width = 64\ntotal_global_mem = 1G\n"
+         "total_const_mem = 64K\nl2_cache_size = 1M\nmem_pitch = 1\ntexture_alignment = 512\n"
+         "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
+         "host_link_bandwidth_gbs = 1\n";
+}
+} // namespace
+
+TEST(DeviceProfile, ValidDocumentParses) {
+  std::string error;
+  auto p = DeviceProfile::parse(shipped("generic"), "test.profile", error);
+  ASSERT_TRUE(p) << error;
+  EXPECT_EQ(p->sharedMemPerBlock, 48u * 1024);
+  EXPECT_EQ(p->maxGridDim[1], 65535);
+}
+
+TEST(DeviceProfile, ErrorsNameTheField) {
+  std::string error;
+  std::string doc = shipped("generic");
+  auto replace = [&](const std::string &from, const std::string &to) {
+    std::string d = doc;
+    d.replace(d.find(from), from.size(), to);
+    return d;
+  };
+  EXPECT_FALSE(DeviceProfile::parse(replace("warp_size = 32", "warp_size = abc"), "f", error));
+  EXPECT_NE(error.find("'warp_size'"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(replace("warp_size = 32", "warp_size = 48"), "f", error));
+  EXPECT_NE(error.find("warp_size"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(replace("regs_per_block = 65536\n", ""), "f", error));
+  EXPECT_NE(error.find("missing field 'regs_per_block'"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(doc + "colour = red\n", "f", error));
+  EXPECT_NE(error.find("unknown field 'colour'"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(replace("max_block_dim = 1024,1024,64",
+                                            "max_block_dim = 1024,0,64"), "f", error));
+  EXPECT_NE(error.find("max_block_dim"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::load("no-such-gpu", error));
+  EXPECT_NE(error.find("mtt-s4000"), std::string::npos) << error;
+}

@@ -1,0 +1,51 @@
+// StreamQueue: order, asynchrony, waiting by ticket, draining on destruction.
+#include "musa/sim/StreamQueue.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+using musa::sim::StreamQueue;
+
+TEST(StreamQueue, RunsInSubmissionOrder) {
+  StreamQueue q;
+  std::vector<int> order;
+  for (int i = 0; i < 100; ++i)
+    q.enqueue([&order, i] { order.push_back(i); });
+  q.synchronize();
+  ASSERT_EQ(order.size(), 100u);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(order[size_t(i)], i);
+  EXPECT_TRUE(q.idle());
+}
+
+TEST(StreamQueue, EnqueueReturnsBeforeTheWorkIsDone) {
+  StreamQueue q;
+  std::atomic<bool> release{false}, done{false};
+  uint64_t ticket = q.enqueue([&] {
+    while (!release)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    done = true;
+  });
+  EXPECT_FALSE(done);
+  EXPECT_FALSE(q.idle());
+  release = true;
+  q.waitUntil(ticket);
+  EXPECT_TRUE(done);
+}
+
+TEST(StreamQueue, DestructionDrainsPendingWork) {
+  std::atomic<int> ran{0};
+  {
+    auto q = std::make_unique<StreamQueue>();
+    for (int i = 0; i < 20; ++i)
+      q->enqueue([&] {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        ++ran;
+      });
+  }
+  EXPECT_EQ(ran.load(), 20);
+}
