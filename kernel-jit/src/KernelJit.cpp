@@ -28,7 +28,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-3";
+constexpr const char *LoweringVersion = "lowering-4";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,

@@ -1,6 +1,7 @@
 // LowerDeviceCallsPass: NVPTX intrinsics and device library calls become host operations.
 //
-//   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid
+//   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid, and
+//   __musa_sim_warp_size() (the headers' warpSize; the intrinsic is folded to 32 upstream)
 //                                   -> i32 loads from the context (see KernelAbi.h)
 //   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)
 //   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
@@ -29,6 +30,8 @@ namespace {
 
 /// Byte offset in ThreadContext of a special register, or -1 if the name is not one.
 int specialRegisterOffset(StringRef name) {
+  if (name == sim::abi::WarpSizeFn)
+    return sim::abi::WarpSizeOffset;
   if (!name.consume_front("llvm.nvvm.read.ptx.sreg."))
     return -1;
   if (name == "warpsize")

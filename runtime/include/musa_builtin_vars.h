@@ -33,11 +33,12 @@ __MUSA_SREG_STRUCT(__musa_blockDim_t, __nvvm_read_ptx_sreg_ntid_x, __nvvm_read_p
 __MUSA_SREG_STRUCT(__musa_gridDim_t, __nvvm_read_ptx_sreg_nctaid_x,
                    __nvvm_read_ptx_sreg_nctaid_y, __nvvm_read_ptx_sreg_nctaid_z);
 
-/* clang has no builtin for %warpsize; the asm label names the NVVM intrinsic directly. */
-extern "C" __device__ unsigned int __musa_sreg_warpsize(void) __asm("llvm.nvvm.read.ptx.sreg.warpsize");
+/* Not llvm.nvvm.read.ptx.sreg.warpsize: LLVM folds that to 32 in the device pass. This
+ * opaque call is lowered by kernel-jit to a read of the profile's warp size. */
+extern "C" __device__ __attribute__((const)) unsigned int __musa_sim_warp_size(void);
 
 struct __musa_warpSize_t {
-  __device__ __forceinline__ operator int() const { return (int)__musa_sreg_warpsize(); }
+  __device__ __forceinline__ operator int() const { return (int)__musa_sim_warp_size(); }
   __musa_warpSize_t() = delete;
   __musa_warpSize_t(const __musa_warpSize_t &) = delete;
 };

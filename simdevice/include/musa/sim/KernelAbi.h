@@ -41,6 +41,8 @@ inline constexpr const char *TrapFn = "__musa_sim_trap";
 inline constexpr const char *AssertFailFn = "__musa_sim_assertfail";
 inline constexpr const char *PrintfFn = "__musa_sim_vprintf";
 inline constexpr const char *ThunkPrefix = "__musa_thunk_";
+/// Declared by the headers for warpSize; lowered to a context load, never called.
+inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 } // namespace abi
 
 static_assert(offsetof(ThreadContext, tid) == 0);

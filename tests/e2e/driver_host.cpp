@@ -1,0 +1,2 @@
+// Plain C++ host file linked with MUSA objects (driver test).
+int hostHelper(int x) { return x * 2; }
