@@ -4,9 +4,11 @@
 #include "musa/sim/BlockExecutor.h"
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
 #include <mutex>
@@ -40,7 +42,21 @@ std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
   return {};
 }
 
+namespace {
+/// MUSA_SIM_WORKERS=N caps the host threads that run blocks (default: all cores).
+void applyWorkerLimit() {
+  static const std::unique_ptr<tbb::global_control> limit = []() {
+    const char *env = std::getenv("MUSA_SIM_WORKERS");
+    int n = env ? std::atoi(env) : 0;
+    return n > 0 ? std::make_unique<tbb::global_control>(
+                       tbb::global_control::max_allowed_parallelism, size_t(n))
+                 : nullptr;
+  }();
+}
+} // namespace
+
 LaunchOutcome runGrid(const GridLaunch &launch) {
+  applyWorkerLimit();
   const uint64_t blocks = launch.grid.count();
   const uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
   std::atomic<bool> stop{false};
