@@ -13,6 +13,22 @@
 #include "musa_runtime_api.h"
 #include "musa_builtin_vars.h"
 
+#if defined(__CUDA__)
+/* Device side of assert(): glibc's macro calls __assert_fail, which on the device becomes the
+ * simulator's __assertfail (kernel-jit lowers it: message, then musaErrorAssert). */
+extern "C" {
+__device__ void __assertfail(const char *message, const char *file, unsigned int line,
+                             const char *function, size_t charSize);
+__device__ static inline void __assert_fail(const char *message, const char *file,
+                                            unsigned int line, const char *function) {
+  __assertfail(message, file, line, function, sizeof(char));
+}
+__device__ void __trap(void) __asm("llvm.trap");
+/* Device printf: clang turns each call into vprintf(format, packed arguments). */
+__device__ int printf(const char *format, ...);
+}
+#endif
+
 #if defined(__cplusplus)
 /** The guide's form: musaGetErrorName(&name, err). */
 static inline musaError_t musaGetErrorName(const char **name, musaError_t error) {
