@@ -139,20 +139,20 @@ extern "C" musaError_t musaMemGetInfo(size_t *free, size_t *total) {
   });
 }
 
+namespace {
+musaError_t reportVersion(int *version) {
+  if (!version)
+    return musaErrorInvalidValue;
+  *version = MUSART_VERSION;
+  return musaSuccess;
+}
+} // namespace
+
+// The simulated driver and the runtime are one library of one version.
 extern "C" musaError_t musaDriverGetVersion(int *version) {
-  return apiCall([&] {
-    if (!version)
-      return musaErrorInvalidValue;
-    *version = MUSART_VERSION;
-    return musaSuccess;
-  });
+  return apiCall([&] { return reportVersion(version); });
 }
 
 extern "C" musaError_t musaRuntimeGetVersion(int *version) {
-  return apiCall([&] {
-    if (!version)
-      return musaErrorInvalidValue;
-    *version = MUSART_VERSION;
-    return musaSuccess;
-  });
+  return apiCall([&] { return reportVersion(version); });
 }
