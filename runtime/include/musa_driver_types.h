@@ -30,6 +30,232 @@ typedef struct MUevent_st *musaEvent_t;
 #define musaStreamDefault 0x00
 #define musaStreamNonBlocking 0x01
 
+enum musaMemcpyKind {
+  musaMemcpyHostToHost = 0,
+  musaMemcpyHostToDevice = 1,
+  musaMemcpyDeviceToHost = 2,
+  musaMemcpyDeviceToDevice = 3,
+  musaMemcpyDefault = 4
+};
+typedef enum musaMemcpyKind musaMemcpyKind;
+
+/* ---- events -------------------------------------------------------------------------- */
+#define musaEventDefault 0x00
+#define musaEventBlockingSync 0x01
+#define musaEventDisableTiming 0x02
+#define musaEventInterprocess 0x04
+#define musaEventRecordDefault 0x00
+#define musaEventRecordExternal 0x01
+#define musaEventWaitDefault 0x00
+#define musaEventWaitExternal 0x01
+
+#define MUSA_IPC_HANDLE_SIZE 64
+typedef struct musaIpcEventHandle_st {
+  char reserved[MUSA_IPC_HANDLE_SIZE];
+} musaIpcEventHandle_t;
+typedef struct musaIpcMemHandle_st {
+  char reserved[MUSA_IPC_HANDLE_SIZE];
+} musaIpcMemHandle_t;
+#define musaIpcMemLazyEnablePeerAccess 0x01
+
+/* ---- stream callbacks ---------------------------------------------------------------- */
+#define MUSART_CB
+typedef void(MUSART_CB *musaStreamCallback_t)(musaStream_t stream, musaError_t status,
+                                              void *userData);
+typedef void(MUSART_CB *musaHostFn_t)(void *userData);
+
+/* ---- host and managed memory --------------------------------------------------------- */
+#define musaHostRegisterDefault 0x00
+#define musaHostRegisterPortable 0x01
+#define musaHostRegisterMapped 0x02
+#define musaHostRegisterIoMemory 0x04
+#define musaHostRegisterReadOnly 0x08
+
+#define musaMemAttachGlobal 0x01
+#define musaMemAttachHost 0x02
+#define musaMemAttachSingle 0x04
+
+#define musaCpuDeviceId ((int)-1)
+#define musaInvalidDeviceId ((int)-2)
+
+enum musaMemoryAdvise {
+  musaMemAdviseSetReadMostly = 1,
+  musaMemAdviseUnsetReadMostly = 2,
+  musaMemAdviseSetPreferredLocation = 3,
+  musaMemAdviseUnsetPreferredLocation = 4,
+  musaMemAdviseSetAccessedBy = 5,
+  musaMemAdviseUnsetAccessedBy = 6
+};
+typedef enum musaMemoryAdvise musaMemoryAdvise;
+
+enum musaMemoryType {
+  musaMemoryTypeUnregistered = 0,
+  musaMemoryTypeHost = 1,
+  musaMemoryTypeDevice = 2,
+  musaMemoryTypeManaged = 3
+};
+typedef enum musaMemoryType musaMemoryType;
+
+struct musaPointerAttributes {
+  enum musaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+};
+
+/** The guide's musaPointerGetAttribute: the attributes of CUDA's driver API
+ *  (CU_POINTER_ATTRIBUTE_*), same numbers. Value types: CONTEXT void*, MEMORY_TYPE
+ *  musaMemoryType (unsigned), DEVICE_POINTER / HOST_POINTER / RANGE_START_ADDR void*,
+ *  IS_MANAGED / MAPPED unsigned (0/1), DEVICE_ORDINAL int, RANGE_SIZE size_t, BUFFER_ID
+ *  unsigned long long, SYNC_MEMOPS unsigned. */
+enum musaPointer_attribute {
+  MUSA_POINTER_ATTRIBUTE_CONTEXT = 1,
+  MUSA_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+  MUSA_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+  MUSA_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+  MUSA_POINTER_ATTRIBUTE_P2P_TOKENS = 5,
+  MUSA_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+  MUSA_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+  MUSA_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+  MUSA_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+  MUSA_POINTER_ATTRIBUTE_IS_LEGACY_IPC_CAPABLE = 10,
+  MUSA_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+  MUSA_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+  MUSA_POINTER_ATTRIBUTE_MAPPED = 13
+};
+typedef enum musaPointer_attribute musaPointer_attribute;
+
+/* ---- pitched memory, extents, arrays ------------------------------------------------- */
+struct musaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+struct musaExtent {
+  size_t width; /* bytes for linear memory, elements for arrays */
+  size_t height;
+  size_t depth;
+};
+struct musaPos {
+  size_t x, y, z;
+};
+typedef struct musaPitchedPtr musaPitchedPtr;
+typedef struct musaExtent musaExtent;
+typedef struct musaPos musaPos;
+
+enum musaChannelFormatKind {
+  musaChannelFormatKindSigned = 0,
+  musaChannelFormatKindUnsigned = 1,
+  musaChannelFormatKindFloat = 2,
+  musaChannelFormatKindNone = 3
+};
+struct musaChannelFormatDesc {
+  int x, y, z, w;
+  enum musaChannelFormatKind f;
+};
+typedef struct musaChannelFormatDesc musaChannelFormatDesc;
+
+typedef struct musaArray *musaArray_t;
+typedef const struct musaArray *musaArray_const_t;
+#define musaArrayDefault 0x00
+#define musaArrayLayered 0x01
+#define musaArraySurfaceLoadStore 0x02
+#define musaArrayCubemap 0x04
+#define musaArrayTextureGather 0x08
+
+struct musaMemcpy3DParms {
+  musaArray_t srcArray;
+  struct musaPos srcPos;
+  struct musaPitchedPtr srcPtr;
+  musaArray_t dstArray;
+  struct musaPos dstPos;
+  struct musaPitchedPtr dstPtr;
+  struct musaExtent extent;
+  enum musaMemcpyKind kind;
+};
+typedef struct musaMemcpy3DParms musaMemcpy3DParms;
+
+struct musaMemcpy3DPeerParms {
+  musaArray_t srcArray;
+  struct musaPos srcPos;
+  struct musaPitchedPtr srcPtr;
+  int srcDevice;
+  musaArray_t dstArray;
+  struct musaPos dstPos;
+  struct musaPitchedPtr dstPtr;
+  int dstDevice;
+  struct musaExtent extent;
+};
+
+/* ---- device attributes (CUDA's numbers) ---------------------------------------------- */
+enum musaDeviceAttr {
+  musaDevAttrMaxThreadsPerBlock = 1,
+  musaDevAttrMaxBlockDimX = 2,
+  musaDevAttrMaxBlockDimY = 3,
+  musaDevAttrMaxBlockDimZ = 4,
+  musaDevAttrMaxGridDimX = 5,
+  musaDevAttrMaxGridDimY = 6,
+  musaDevAttrMaxGridDimZ = 7,
+  musaDevAttrMaxSharedMemoryPerBlock = 8,
+  musaDevAttrTotalConstantMemory = 9,
+  musaDevAttrWarpSize = 10,
+  musaDevAttrMaxPitch = 11,
+  musaDevAttrMaxRegistersPerBlock = 12,
+  musaDevAttrClockRate = 13,
+  musaDevAttrTextureAlignment = 14,
+  musaDevAttrGpuOverlap = 15,
+  musaDevAttrMultiProcessorCount = 16,
+  musaDevAttrKernelExecTimeout = 17,
+  musaDevAttrIntegrated = 18,
+  musaDevAttrCanMapHostMemory = 19,
+  musaDevAttrComputeMode = 20,
+  musaDevAttrConcurrentKernels = 31,
+  musaDevAttrEccEnabled = 32,
+  musaDevAttrPciBusId = 33,
+  musaDevAttrPciDeviceId = 34,
+  musaDevAttrTccDriver = 35,
+  musaDevAttrMemoryClockRate = 36,
+  musaDevAttrGlobalMemoryBusWidth = 37,
+  musaDevAttrL2CacheSize = 38,
+  musaDevAttrMaxThreadsPerMultiProcessor = 39,
+  musaDevAttrAsyncEngineCount = 40,
+  musaDevAttrUnifiedAddressing = 41,
+  musaDevAttrPciDomainId = 50,
+  musaDevAttrTexturePitchAlignment = 51,
+  musaDevAttrComputeCapabilityMajor = 75,
+  musaDevAttrComputeCapabilityMinor = 76,
+  musaDevAttrStreamPrioritiesSupported = 78,
+  musaDevAttrGlobalL1CacheSupported = 79,
+  musaDevAttrLocalL1CacheSupported = 80,
+  musaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  musaDevAttrMaxRegistersPerMultiprocessor = 82,
+  musaDevAttrManagedMemory = 83,
+  musaDevAttrIsMultiGpuBoard = 84,
+  musaDevAttrMultiGpuBoardGroupID = 85,
+  musaDevAttrHostNativeAtomicSupported = 86,
+  musaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+  musaDevAttrPageableMemoryAccess = 88,
+  musaDevAttrConcurrentManagedAccess = 89,
+  musaDevAttrComputePreemptionSupported = 90,
+  musaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  musaDevAttrCooperativeLaunch = 95,
+  musaDevAttrCooperativeMultiDeviceLaunch = 96,
+  musaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  musaDevAttrCanFlushRemoteWrites = 98,
+  musaDevAttrHostRegisterSupported = 99,
+  musaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  musaDevAttrDirectManagedMemAccessFromHost = 101,
+  musaDevAttrMaxBlocksPerMultiprocessor = 106,
+  musaDevAttrMaxPersistingL2CacheSize = 108,
+  musaDevAttrMaxAccessPolicyWindowSize = 109,
+  musaDevAttrReservedSharedMemoryPerBlock = 111,
+  musaDevAttrSparseMusaArraySupported = 112,
+  musaDevAttrHostRegisterReadOnlySupported = 113,
+  musaDevAttrMemoryPoolsSupported = 115
+};
+typedef enum musaDeviceAttr musaDeviceAttr;
+
 #define musaHostAllocDefault 0x00
 #define musaHostAllocPortable 0x01
 #define musaHostAllocMapped 0x02
@@ -42,14 +268,6 @@ typedef struct MUevent_st *musaEvent_t;
 #define musaDeviceMapHost 0x08
 #define musaDeviceLmemResizeToMax 0x10
 
-enum musaMemcpyKind {
-  musaMemcpyHostToHost = 0,
-  musaMemcpyHostToDevice = 1,
-  musaMemcpyDeviceToHost = 2,
-  musaMemcpyDeviceToDevice = 3,
-  musaMemcpyDefault = 4
-};
-typedef enum musaMemcpyKind musaMemcpyKind;
 
 enum musaComputeMode {
   musaComputeModeDefault = 0,
@@ -61,6 +279,7 @@ enum musaComputeMode {
 typedef struct MUuuid_st {
   char bytes[16];
 } musaUUID_t;
+typedef musaUUID_t musaUuid_t;
 
 /** Every field of CUDA's cudaDeviceProp, filled from the device profile. */
 struct musaDeviceProp {

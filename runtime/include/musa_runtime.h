@@ -29,7 +29,61 @@ __device__ int printf(const char *format, ...);
 }
 #endif
 
+static __inline__ __host__ struct musaExtent make_musaExtent(size_t w, size_t h, size_t d) {
+  struct musaExtent e = {w, h, d};
+  return e;
+}
+static __inline__ __host__ struct musaPitchedPtr make_musaPitchedPtr(void *d, size_t p,
+                                                                     size_t xsz, size_t ysz) {
+  struct musaPitchedPtr s = {d, p, xsz, ysz};
+  return s;
+}
+static __inline__ __host__ struct musaPos make_musaPos(size_t x, size_t y, size_t z) {
+  struct musaPos p = {x, y, z};
+  return p;
+}
+
 #if defined(__cplusplus)
+/** The channel descriptor of an element type, as CUDA's template. */
+template <class T> struct __musa_channel_of;
+#define __MUSA_CHANNEL(T, x, y, z, w, kind)                                                  \
+  template <> struct __musa_channel_of<T> {                                                 \
+    static musaChannelFormatDesc get() { return musaCreateChannelDesc(x, y, z, w, kind); } \
+  };
+__MUSA_CHANNEL(float, 32, 0, 0, 0, musaChannelFormatKindFloat)
+__MUSA_CHANNEL(float2, 32, 32, 0, 0, musaChannelFormatKindFloat)
+__MUSA_CHANNEL(float4, 32, 32, 32, 32, musaChannelFormatKindFloat)
+__MUSA_CHANNEL(int, 32, 0, 0, 0, musaChannelFormatKindSigned)
+__MUSA_CHANNEL(unsigned int, 32, 0, 0, 0, musaChannelFormatKindUnsigned)
+__MUSA_CHANNEL(char, 8, 0, 0, 0, musaChannelFormatKindSigned)
+__MUSA_CHANNEL(signed char, 8, 0, 0, 0, musaChannelFormatKindSigned)
+__MUSA_CHANNEL(unsigned char, 8, 0, 0, 0, musaChannelFormatKindUnsigned)
+__MUSA_CHANNEL(short, 16, 0, 0, 0, musaChannelFormatKindSigned)
+__MUSA_CHANNEL(unsigned short, 16, 0, 0, 0, musaChannelFormatKindUnsigned)
+__MUSA_CHANNEL(uchar4, 8, 8, 8, 8, musaChannelFormatKindUnsigned)
+#undef __MUSA_CHANNEL
+template <class T> static inline musaChannelFormatDesc musaCreateChannelDesc() {
+  return __musa_channel_of<T>::get();
+}
+template <class T>
+static inline musaError_t musaMallocManaged(T **ptr, size_t size,
+                                            unsigned int flags = musaMemAttachGlobal) {
+  return musaMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <class T>
+static inline musaError_t musaMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height) {
+  return musaMallocPitch(reinterpret_cast<void **>(ptr), pitch, width, height);
+}
+template <class T>
+static inline musaError_t musaHostGetDevicePointer(T **devPtr, void *hostPtr,
+                                                   unsigned int flags) {
+  return musaHostGetDevicePointer(reinterpret_cast<void **>(devPtr), hostPtr, flags);
+}
+/** CUDA's C++ overload cudaEventCreate(event, flags). */
+static inline musaError_t musaEventCreate(musaEvent_t *event, unsigned int flags) {
+  return musaEventCreateWithFlags(event, flags);
+}
+
 /** The guide's form: musaGetErrorName(&name, err). */
 static inline musaError_t musaGetErrorName(const char **name, musaError_t error) {
   if (!name)

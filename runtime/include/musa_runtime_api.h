@@ -36,6 +36,16 @@ musaError_t musaDeviceReset(void);
 musaError_t musaMemGetInfo(size_t *free, size_t *total);
 musaError_t musaDriverGetVersion(int *version);
 musaError_t musaRuntimeGetVersion(int *version);
+musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+musaError_t musaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+musaError_t musaDeviceDisablePeerAccess(int peerDevice);
+musaError_t musaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+musaError_t musaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+musaError_t musaDeviceGetUuid(musaUuid_t *uuid, int device);
+musaError_t musaDeviceGetAttribute(int *value, enum musaDeviceAttr attr, int device);
+musaError_t musaSetDeviceFlags(unsigned int flags);
+musaError_t musaGetDeviceFlags(unsigned int *flags);
+musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 
 /* memory */
 musaError_t musaMalloc(void **devPtr, size_t size);
@@ -49,6 +59,68 @@ musaError_t musaMemcpyAsync(void *dst, const void *src, size_t count, enum musaM
 musaError_t musaMemset(void *devPtr, int value, size_t count);
 musaError_t musaMemsetAsync(void *devPtr, int value, size_t count,
                             musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+musaError_t musaMalloc3D(struct musaPitchedPtr *pitchedDevPtr, struct musaExtent extent);
+musaError_t musaMallocManaged(void **devPtr, size_t size,
+                              unsigned int flags __MUSA_DEFAULT(musaMemAttachGlobal));
+musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                 musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemAdvise(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
+                          int device);
+musaError_t musaHostRegister(void *ptr, size_t size, unsigned int flags);
+musaError_t musaHostUnregister(void *ptr);
+/** The guide's spelling of musaHostUnregister. */
+musaError_t musaMemHostUnregister(void *ptr);
+musaError_t musaHostGetDevicePointer(void **devPtr, void *hostPtr, unsigned int flags);
+musaError_t musaHostGetFlags(unsigned int *flags, void *hostPtr);
+musaError_t musaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum musaMemcpyKind kind);
+musaError_t musaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum musaMemcpyKind kind,
+                              musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpy3D(const struct musaMemcpy3DParms *p);
+musaError_t musaMemcpy3DAsync(const struct musaMemcpy3DParms *p,
+                              musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                           size_t count);
+musaError_t musaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                size_t count, musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+musaError_t musaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                              size_t height, musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemset3D(struct musaPitchedPtr pitchedDevPtr, int value,
+                         struct musaExtent extent);
+musaError_t musaMemset3DAsync(struct musaPitchedPtr pitchedDevPtr, int value,
+                              struct musaExtent extent, musaStream_t stream __MUSA_DEFAULT(0));
+
+/* arrays */
+struct musaChannelFormatDesc musaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum musaChannelFormatKind f);
+musaError_t musaMallocArray(musaArray_t *array, const struct musaChannelFormatDesc *desc,
+                            size_t width, size_t height __MUSA_DEFAULT(0),
+                            unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaMalloc3DArray(musaArray_t *array, const struct musaChannelFormatDesc *desc,
+                              struct musaExtent extent, unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaFreeArray(musaArray_t array);
+musaError_t musaArrayGetInfo(struct musaChannelFormatDesc *desc, struct musaExtent *extent,
+                             unsigned int *flags, musaArray_t array);
+musaError_t musaMemcpy2DToArray(musaArray_t dst, size_t wOffset, size_t hOffset,
+                                const void *src, size_t spitch, size_t width, size_t height,
+                                enum musaMemcpyKind kind);
+musaError_t musaMemcpy2DFromArray(void *dst, size_t dpitch, musaArray_const_t src,
+                                  size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                  enum musaMemcpyKind kind);
+musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t count, enum musaMemcpyKind kind);
+musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t count, enum musaMemcpyKind kind);
+
+/* pointer queries */
+musaError_t musaPointerGetAttributes(struct musaPointerAttributes *attributes, const void *ptr);
+musaError_t musaPointerGetAttribute(void *data, enum musaPointer_attribute attribute,
+                                    const void *ptr);
+musaError_t musaPointerGetMemoryType(enum musaMemoryType *type, const void *ptr);
+musaError_t musaPointerGetDevice(int *device, const void *ptr);
 
 /* streams */
 musaError_t musaStreamCreate(musaStream_t *stream);
@@ -56,6 +128,26 @@ musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags);
 musaError_t musaStreamDestroy(musaStream_t stream);
 musaError_t musaStreamSynchronize(musaStream_t stream);
 musaError_t musaStreamQuery(musaStream_t stream);
+musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags, int priority);
+musaError_t musaStreamGetPriority(musaStream_t stream, int *priority);
+musaError_t musaStreamGetFlags(musaStream_t stream, unsigned int *flags);
+musaError_t musaStreamGetDevice(musaStream_t stream, int *device);
+musaError_t musaStreamAddCallback(musaStream_t stream, musaStreamCallback_t callback,
+                                  void *userData, unsigned int flags);
+musaError_t musaLaunchHostFunc(musaStream_t stream, musaHostFn_t fn, void *userData);
+musaError_t musaStreamWaitEvent(musaStream_t stream, musaEvent_t event,
+                                unsigned int flags __MUSA_DEFAULT(0));
+
+/* events */
+musaError_t musaEventCreate(musaEvent_t *event);
+musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int flags);
+musaError_t musaEventRecord(musaEvent_t event, musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaEventRecordWithFlags(musaEvent_t event, musaStream_t stream __MUSA_DEFAULT(0),
+                                     unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaEventQuery(musaEvent_t event);
+musaError_t musaEventSynchronize(musaEvent_t event);
+musaError_t musaEventElapsedTime(float *ms, musaEvent_t start, musaEvent_t end);
+musaError_t musaEventDestroy(musaEvent_t event);
 
 /* launch */
 musaError_t musaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,

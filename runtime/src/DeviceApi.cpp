@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 
 using namespace musa::rt;
@@ -39,7 +40,7 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
   p.canMapHostMemory = 1;
   p.computeMode = musaComputeModeDefault;
   p.concurrentKernels = 1;
-  p.pciBusID = 0x10 + ordinal;
+  p.pciBusID = 0x10 + ordinal; // see pciBus()
   p.pciDeviceID = 0;
   p.pciDomainID = 0;
   p.asyncEngineCount = d.asyncEngineCount;
@@ -155,4 +156,225 @@ extern "C" musaError_t musaDriverGetVersion(int *version) {
 
 extern "C" musaError_t musaRuntimeGetVersion(int *version) {
   return apiCall([&] { return reportVersion(version); });
+}
+
+namespace {
+
+Device *deviceOrNull(int ordinal) { return Runtime::get().device(ordinal); }
+
+/// PCI location of a simulated device: domain 0, bus 0x10 + ordinal, device 0, function 0.
+int pciBus(int ordinal) { return 0x10 + ordinal; }
+
+bool attributeValue(const musaDeviceProp &p, musaDeviceAttr attr, int &v) {
+  switch (attr) {
+  case musaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; return true;
+  case musaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; return true;
+  case musaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; return true;
+  case musaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; return true;
+  case musaDevAttrMaxGridDimX: v = p.maxGridSize[0]; return true;
+  case musaDevAttrMaxGridDimY: v = p.maxGridSize[1]; return true;
+  case musaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; return true;
+  case musaDevAttrMaxSharedMemoryPerBlock: v = int(p.sharedMemPerBlock); return true;
+  case musaDevAttrTotalConstantMemory: v = int(p.totalConstMem); return true;
+  case musaDevAttrWarpSize: v = p.warpSize; return true;
+  case musaDevAttrMaxPitch: v = int(std::min<size_t>(p.memPitch, INT32_MAX)); return true;
+  case musaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; return true;
+  case musaDevAttrClockRate: v = p.clockRate; return true;
+  case musaDevAttrTextureAlignment: v = int(p.textureAlignment); return true;
+  case musaDevAttrGpuOverlap: v = p.deviceOverlap; return true;
+  case musaDevAttrMultiProcessorCount: v = p.multiProcessorCount; return true;
+  case musaDevAttrKernelExecTimeout: v = p.kernelExecTimeoutEnabled; return true;
+  case musaDevAttrIntegrated: v = p.integrated; return true;
+  case musaDevAttrCanMapHostMemory: v = p.canMapHostMemory; return true;
+  case musaDevAttrComputeMode: v = p.computeMode; return true;
+  case musaDevAttrConcurrentKernels: v = p.concurrentKernels; return true;
+  case musaDevAttrEccEnabled: v = p.ECCEnabled; return true;
+  case musaDevAttrPciBusId: v = p.pciBusID; return true;
+  case musaDevAttrPciDeviceId: v = p.pciDeviceID; return true;
+  case musaDevAttrTccDriver: v = p.tccDriver; return true;
+  case musaDevAttrMemoryClockRate: v = p.memoryClockRate; return true;
+  case musaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; return true;
+  case musaDevAttrL2CacheSize: v = p.l2CacheSize; return true;
+  case musaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; return true;
+  case musaDevAttrAsyncEngineCount: v = p.asyncEngineCount; return true;
+  case musaDevAttrUnifiedAddressing: v = p.unifiedAddressing; return true;
+  case musaDevAttrPciDomainId: v = p.pciDomainID; return true;
+  case musaDevAttrTexturePitchAlignment: v = int(p.texturePitchAlignment); return true;
+  case musaDevAttrComputeCapabilityMajor: v = p.major; return true;
+  case musaDevAttrComputeCapabilityMinor: v = p.minor; return true;
+  case musaDevAttrStreamPrioritiesSupported: v = p.streamPrioritiesSupported; return true;
+  case musaDevAttrGlobalL1CacheSupported: v = p.globalL1CacheSupported; return true;
+  case musaDevAttrLocalL1CacheSupported: v = p.localL1CacheSupported; return true;
+  case musaDevAttrMaxSharedMemoryPerMultiprocessor:
+    v = int(p.sharedMemPerMultiprocessor);
+    return true;
+  case musaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; return true;
+  case musaDevAttrManagedMemory: v = p.managedMemory; return true;
+  case musaDevAttrIsMultiGpuBoard: v = p.isMultiGpuBoard; return true;
+  case musaDevAttrMultiGpuBoardGroupID: v = p.multiGpuBoardGroupID; return true;
+  case musaDevAttrHostNativeAtomicSupported: v = p.hostNativeAtomicSupported; return true;
+  case musaDevAttrSingleToDoublePrecisionPerfRatio:
+    v = p.singleToDoublePrecisionPerfRatio;
+    return true;
+  case musaDevAttrPageableMemoryAccess: v = p.pageableMemoryAccess; return true;
+  case musaDevAttrConcurrentManagedAccess: v = p.concurrentManagedAccess; return true;
+  case musaDevAttrComputePreemptionSupported: v = p.computePreemptionSupported; return true;
+  case musaDevAttrCanUseHostPointerForRegisteredMem:
+    v = p.canUseHostPointerForRegisteredMem;
+    return true;
+  case musaDevAttrCooperativeLaunch: v = p.cooperativeLaunch; return true;
+  case musaDevAttrCooperativeMultiDeviceLaunch: v = p.cooperativeMultiDeviceLaunch; return true;
+  case musaDevAttrMaxSharedMemoryPerBlockOptin: v = int(p.sharedMemPerBlockOptin); return true;
+  case musaDevAttrCanFlushRemoteWrites: v = 0; return true;
+  case musaDevAttrHostRegisterSupported: v = p.hostRegisterSupported; return true;
+  case musaDevAttrPageableMemoryAccessUsesHostPageTables:
+    v = p.pageableMemoryAccessUsesHostPageTables;
+    return true;
+  case musaDevAttrDirectManagedMemAccessFromHost: v = p.directManagedMemAccessFromHost; return true;
+  case musaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; return true;
+  case musaDevAttrMaxPersistingL2CacheSize: v = p.persistingL2CacheMaxSize; return true;
+  case musaDevAttrMaxAccessPolicyWindowSize: v = p.accessPolicyMaxWindowSize; return true;
+  case musaDevAttrReservedSharedMemoryPerBlock: v = int(p.reservedSharedMemPerBlock); return true;
+  case musaDevAttrSparseMusaArraySupported: v = p.sparseMusaArraySupported; return true;
+  case musaDevAttrHostRegisterReadOnlySupported: v = p.hostRegisterReadOnlySupported; return true;
+  case musaDevAttrMemoryPoolsSupported: v = p.memoryPoolsSupported; return true;
+  }
+  return false;
+}
+
+constexpr unsigned KnownDeviceFlags = musaDeviceScheduleSpin | musaDeviceScheduleYield |
+                                      musaDeviceScheduleBlockingSync | musaDeviceMapHost |
+                                      musaDeviceLmemResizeToMax;
+
+} // namespace
+
+extern "C" musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peer) {
+  return apiCall([&] {
+    if (!canAccessPeer)
+      return musaErrorInvalidValue;
+    if (!deviceOrNull(device) || !deviceOrNull(peer))
+      return musaErrorInvalidDevice;
+    // Every simulated device shares the host's memory; a device is not its own peer.
+    *canAccessPeer = device != peer;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaDeviceEnablePeerAccess(int peer, unsigned int flags) {
+  return apiCall([&] {
+    Device *d = Runtime::get().currentDevice();
+    if (!d)
+      return musaErrorNoDevice;
+    if (flags != 0)
+      return musaErrorInvalidValue;
+    if (!deviceOrNull(peer) || peer == d->ordinal())
+      return musaErrorInvalidDevice;
+    std::lock_guard lock(d->peerMutex);
+    return d->peers.insert(peer).second ? musaSuccess : musaErrorPeerAccessAlreadyEnabled;
+  });
+}
+
+extern "C" musaError_t musaDeviceDisablePeerAccess(int peer) {
+  return apiCall([&] {
+    Device *d = Runtime::get().currentDevice();
+    if (!d)
+      return musaErrorNoDevice;
+    if (!deviceOrNull(peer) || peer == d->ordinal())
+      return musaErrorInvalidDevice;
+    std::lock_guard lock(d->peerMutex);
+    return d->peers.erase(peer) ? musaSuccess : musaErrorPeerAccessNotEnabled;
+  });
+}
+
+extern "C" musaError_t musaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  return apiCall([&] {
+    if (!pciBusId || len <= 0)
+      return musaErrorInvalidValue;
+    if (!deviceOrNull(device))
+      return musaErrorInvalidDevice;
+    char id[32];
+    int n = std::snprintf(id, sizeof id, "0000:%02x:00.0", pciBus(device));
+    if (n >= len)
+      return musaErrorInvalidValue;
+    std::memcpy(pciBusId, id, size_t(n) + 1);
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  return apiCall([&] {
+    if (!device || !pciBusId)
+      return musaErrorInvalidValue;
+    unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+    // Accepted forms: domain:bus:device.function and bus:device.function (hex).
+    if (std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
+      domain = 0;
+      if (std::sscanf(pciBusId, "%x:%x.%x", &bus, &dev, &fn) != 3)
+        return musaErrorInvalidValue;
+    }
+    for (int i = 0; i < Runtime::get().deviceCount(); ++i)
+      if (domain == 0 && bus == unsigned(pciBus(i)) && dev == 0 && fn == 0) {
+        *device = i;
+        return musaSuccess;
+      }
+    return musaErrorInvalidDevice;
+  });
+}
+
+extern "C" musaError_t musaDeviceGetUuid(musaUuid_t *uuid, int device) {
+  return apiCall([&] {
+    if (!uuid)
+      return musaErrorInvalidValue;
+    Device *d = deviceOrNull(device);
+    if (!d)
+      return musaErrorInvalidDevice;
+    musaDeviceProp prop;
+    fillProperties(prop, d->profile(), device);
+    *uuid = prop.uuid;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaDeviceGetAttribute(int *value, musaDeviceAttr attr, int device) {
+  return apiCall([&] {
+    if (!value)
+      return musaErrorInvalidValue;
+    Device *d = deviceOrNull(device);
+    if (!d)
+      return musaErrorInvalidDevice;
+    musaDeviceProp prop;
+    fillProperties(prop, d->profile(), device);
+    int v = 0;
+    if (!attributeValue(prop, attr, v))
+      return musaErrorInvalidValue;
+    *value = v;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaSetDeviceFlags(unsigned int flags) {
+  return apiCall([&] {
+    Device *d = Runtime::get().currentDevice();
+    if (!d)
+      return musaErrorNoDevice;
+    unsigned schedule = flags & 0x07;
+    // At most one scheduling policy (BlockingSync is 4: 1, 2 and 4 are exclusive).
+    if ((flags & ~KnownDeviceFlags) || (schedule & (schedule - 1)))
+      return musaErrorInvalidValue;
+    d->flags = flags;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaGetDeviceFlags(unsigned int *flags) {
+  return apiCall([&] {
+    if (!flags)
+      return musaErrorInvalidValue;
+    Device *d = Runtime::get().currentDevice();
+    if (!d)
+      return musaErrorNoDevice;
+    // Mapped pinned memory is always available (unified addressing), as CUDA reports.
+    *flags = d->flags | musaDeviceMapHost;
+    return musaSuccess;
+  });
 }

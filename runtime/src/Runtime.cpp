@@ -47,11 +47,12 @@ void Device::synchronize() {
     s->queue.synchronize();
 }
 
-Stream *Device::createStream(unsigned flags, int priority) {
+Stream *Device::createStream(unsigned flags, int priority, bool perThread) {
   auto stream = std::make_unique<Stream>();
   stream->device = this;
   stream->flags = flags;
   stream->priority = priority;
+  stream->perThread = perThread;
   std::lock_guard lock(streamsMutex_);
   Stream *raw = stream.release();
   streams_.insert(raw);
@@ -88,8 +89,64 @@ void Device::reset() {
   }
   for (Stream *s : streams)
     std::unique_ptr<Stream> owned(s);
+  std::set<Event *> events;
+  {
+    std::lock_guard lock(eventsMutex_);
+    events.swap(events_);
+  }
+  for (Event *e : events)
+    std::unique_ptr<Event> owned(e);
   memory_->freeAll();
+  {
+    std::lock_guard lock(peerMutex);
+    peers.clear();
+  }
+  flags = 0;
   sticky_ = musaSuccess;
+}
+
+Event *Device::createEvent(unsigned eventFlags) {
+  auto event = std::make_unique<Event>();
+  event->device = this;
+  event->flags = eventFlags;
+  std::lock_guard lock(eventsMutex_);
+  Event *raw = event.release();
+  events_.insert(raw);
+  return raw;
+}
+
+bool Device::destroyEvent(Event *event) {
+  {
+    std::lock_guard lock(eventsMutex_);
+    if (!events_.erase(event))
+      return false;
+  }
+  std::unique_ptr<Event> owned(event);
+  return true;
+}
+
+bool Device::ownsEvent(const Event *event) {
+  std::lock_guard lock(eventsMutex_);
+  return events_.count(const_cast<Event *>(event)) != 0;
+}
+
+void EventStamp::complete(double timeMs) {
+  {
+    std::lock_guard lock(mutex_);
+    timeMs_ = timeMs;
+    done_ = true;
+  }
+  doneCv_.notify_all();
+}
+
+bool EventStamp::done() const {
+  std::lock_guard lock(mutex_);
+  return done_;
+}
+
+void EventStamp::wait() const {
+  std::unique_lock lock(mutex_);
+  doneCv_.wait(lock, [&] { return done_; });
 }
 
 namespace {
@@ -116,6 +173,13 @@ std::vector<std::string> profileIds() {
 }
 
 thread_local int threadDevice = 0;
+
+/// The calling thread's per-thread default stream on each device (created on first use; the
+/// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one).
+struct PerThreadStreams {
+  std::map<Device *, Stream *> byDevice;
+};
+thread_local PerThreadStreams perThreadStreams;
 
 } // namespace
 
@@ -155,12 +219,28 @@ Stream *Runtime::resolveStream(musaStream_t handle) {
   Device *current = currentDevice();
   if (!current)
     return nullptr;
-  if (handle == nullptr || handle == musaStreamLegacy || handle == musaStreamPerThread)
+  if (handle == nullptr || handle == musaStreamLegacy)
     return &current->legacyStream();
+  if (handle == musaStreamPerThread) {
+    Stream *&mine = perThreadStreams.byDevice[current];
+    if (!mine || !current->ownsStream(mine))
+      mine = current->createStream(musaStreamDefault, 0, true);
+    return mine;
+  }
   auto *stream = reinterpret_cast<Stream *>(handle);
   for (auto &d : devices_)
     if (d->ownsStream(stream))
       return stream;
+  return nullptr;
+}
+
+Event *Runtime::resolveEvent(musaEvent_t handle) {
+  auto *event = reinterpret_cast<Event *>(handle);
+  if (!event)
+    return nullptr;
+  for (auto &d : devices_)
+    if (d->ownsEvent(event))
+      return event;
   return nullptr;
 }
 

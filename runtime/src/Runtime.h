@@ -11,6 +11,7 @@
 #include "musa/sim/StreamQueue.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,9 +28,34 @@ class Device;
 struct Stream {
   Device *device = nullptr;
   unsigned flags = musaStreamDefault;
-  int priority = 0;
+  int priority = 0;    // lower is more urgent, as in CUDA
   bool legacy = false; // the device's stream 0
+  bool perThread = false;
   sim::StreamQueue queue;
+};
+
+/// The point an event marks in a stream: completed when the stream's work before it is done.
+class EventStamp {
+public:
+  void complete(double timeMs);
+  bool done() const;
+  void wait() const;
+  double timeMs() const { return timeMs_; }
+
+private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable doneCv_;
+  bool done_ = false;
+  double timeMs_ = 0;
+};
+
+/// An event. Each record replaces the stamp; waits hold the stamp they saw, so destroying or
+/// re-recording an event never disturbs work already waiting on it.
+struct Event {
+  Device *device = nullptr;
+  unsigned flags = musaEventDefault;
+  std::mutex mutex;
+  std::shared_ptr<EventStamp> stamp; // null until first recorded
 };
 
 class Device {
@@ -49,7 +75,7 @@ public:
   /// Waits for all work on all of this device's streams.
   void synchronize();
 
-  Stream *createStream(unsigned flags, int priority);
+  Stream *createStream(unsigned flags, int priority, bool perThread = false);
   /// False if `stream` is not a live stream of this device.
   bool destroyStream(Stream *stream);
   bool ownsStream(const Stream *stream);
@@ -57,8 +83,18 @@ public:
   /// The sticky error of a device fault, or musaSuccess.
   musaError_t stickyError() const { return sticky_.load(); }
   void setStickyError(musaError_t error);
-  /// musaDeviceReset: waits for work, frees memory and streams, clears the sticky error.
+  /// musaDeviceReset: waits for work, frees memory, streams and events, clears the sticky
+  /// error.
   void reset();
+
+  Event *createEvent(unsigned flags);
+  bool destroyEvent(Event *event);
+  bool ownsEvent(const Event *event);
+
+  /// Flags of musaSetDeviceFlags; peer devices this one may access.
+  std::atomic<unsigned> flags{0};
+  std::mutex peerMutex;
+  std::set<int> peers;
 
 private:
   int ordinal_;
@@ -66,7 +102,9 @@ private:
   std::unique_ptr<sim::DeviceMemory> memory_;
   std::unique_ptr<Stream> legacy_;
   std::mutex streamsMutex_;
-  std::set<Stream *> streams_; // user streams, owned
+  std::set<Stream *> streams_; // user and per-thread streams, owned
+  std::mutex eventsMutex_;
+  std::set<Event *> events_; // owned
   std::atomic<musaError_t> sticky_{musaSuccess};
 };
 
@@ -83,9 +121,12 @@ public:
   int currentOrdinal() const;
   void setCurrentOrdinal(int ordinal);
 
-  /// Resolves a stream handle: 0, musaStreamLegacy and musaStreamPerThread name the current
-  /// device's legacy stream. Null if the handle is not a live stream.
+  /// Resolves a stream handle: 0 and musaStreamLegacy name the current device's legacy
+  /// stream, musaStreamPerThread the calling thread's own stream. Null if the handle is not a
+  /// live stream.
   Stream *resolveStream(musaStream_t handle);
+  /// A live event, or null.
+  Event *resolveEvent(musaEvent_t handle);
 
   /// Device that owns the device pointer `p`, if any.
   Device *deviceOwning(const void *p);

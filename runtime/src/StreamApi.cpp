@@ -2,16 +2,112 @@
 #include "ApiShell.h"
 #include "Runtime.h"
 
+#include <algorithm>
+
 using namespace musa::rt;
 
+namespace {
+// The priority range every simulated device reports (CUDA's on current GPUs): 0 is the least
+// urgent, -5 the most; requests outside the range are clamped, as CUDA does.
+constexpr int LeastPriority = 0, GreatestPriority = -5;
+
+musaError_t createStream(musaStream_t *stream, unsigned flags, int priority) {
+  if (!stream || (flags & ~unsigned(musaStreamNonBlocking)))
+    return musaErrorInvalidValue;
+  Device *d = Runtime::get().currentDevice();
+  if (!d)
+    return musaErrorNoDevice;
+  priority = std::clamp(priority, GreatestPriority, LeastPriority);
+  *stream = reinterpret_cast<musaStream_t>(d->createStream(flags, priority));
+  return musaSuccess;
+}
+} // namespace
+
 extern "C" musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
+  return apiCall([&] { return createStream(stream, flags, LeastPriority); });
+}
+
+extern "C" musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags,
+                                                    int priority) {
+  return apiCall([&] { return createStream(stream, flags, priority); });
+}
+
+extern "C" musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority,
+                                                        int *greatestPriority) {
   return apiCall([&] {
-    if (!stream || (flags & ~unsigned(musaStreamNonBlocking)))
-      return musaErrorInvalidValue;
-    Device *d = Runtime::get().currentDevice();
-    if (!d)
+    if (!Runtime::get().currentDevice())
       return musaErrorNoDevice;
-    *stream = reinterpret_cast<musaStream_t>(d->createStream(flags, 0));
+    if (leastPriority) // either output may be null, as in CUDA
+      *leastPriority = LeastPriority;
+    if (greatestPriority)
+      *greatestPriority = GreatestPriority;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority) {
+  return apiCall([&] {
+    if (!priority)
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    *priority = stream->priority;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamGetFlags(musaStream_t handle, unsigned int *flags) {
+  return apiCall([&] {
+    if (!flags)
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    *flags = stream->flags;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamGetDevice(musaStream_t handle, int *device) {
+  return apiCall([&] {
+    if (!device)
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    *device = stream->device->ordinal();
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCallback_t callback,
+                                             void *userData, unsigned int flags) {
+  return apiCall([&] {
+    if (!callback || flags != 0)
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    // Runs on the stream's worker once all earlier work is done; reports the device's state.
+    Device *device = stream->device;
+    stream->device->submit(*stream, [=] { callback(handle, device->stickyError(), userData); });
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, void *userData) {
+  return apiCall([&] {
+    if (!fn)
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    Device *device = stream->device;
+    stream->device->submit(*stream, [=] {
+      if (!device->stickyError()) // like kernels, host functions do not run after a fault
+        fn(userData);
+    });
     return musaSuccess;
   });
 }

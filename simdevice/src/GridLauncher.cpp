@@ -5,6 +5,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
@@ -42,6 +43,8 @@ std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
   return {};
 }
 
+static LaunchOutcome runGridInArena(const GridLaunch &launch);
+
 namespace {
 /// MUSA_SIM_WORKERS=N caps the host threads that run blocks (default: all cores).
 void applyWorkerLimit() {
@@ -53,10 +56,23 @@ void applyWorkerLimit() {
                  : nullptr;
   }();
 }
+tbb::task_arena &arenaFor(int priority) {
+  static tbb::task_arena urgent(tbb::task_arena::automatic, 1,
+                                tbb::task_arena::priority::high);
+  static tbb::task_arena normal(tbb::task_arena::automatic, 1,
+                                tbb::task_arena::priority::normal);
+  return priority < 0 ? urgent : normal;
+}
 } // namespace
 
 LaunchOutcome runGrid(const GridLaunch &launch) {
   applyWorkerLimit();
+  LaunchOutcome outcome;
+  arenaFor(launch.priority).execute([&] { outcome = runGridInArena(launch); });
+  return outcome;
+}
+
+static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   const uint64_t blocks = launch.grid.count();
   const uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
   std::atomic<bool> stop{false};

@@ -37,6 +37,9 @@ struct GridLaunch {
   size_t dynamicSharedBytes = 0;
   void **args = nullptr;
   int warpSize = 32;
+  /// Stream priority (CUDA's convention: negative is more urgent). Urgent grids run in a
+  /// high-priority oneTBB arena, so idle workers take their blocks first.
+  int priority = 0;
 };
 
 struct LaunchOutcome {

@@ -1,0 +1,145 @@
+// Event entry points and musaStreamWaitEvent.
+//
+// Event times are host wall-clock milliseconds taken when the stream reaches the record, until
+// the simulated clock (timing-model issue) provides device time.
+#include "ApiShell.h"
+#include "Runtime.h"
+
+#include <chrono>
+
+using namespace musa::rt;
+
+namespace {
+
+double hostNowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr unsigned KnownEventFlags =
+    musaEventBlockingSync | musaEventDisableTiming | musaEventInterprocess;
+
+std::shared_ptr<EventStamp> currentStamp(Event &event) {
+  std::lock_guard lock(event.mutex);
+  return event.stamp;
+}
+
+musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags) {
+  if (flags & ~unsigned(musaEventRecordExternal))
+    return musaErrorInvalidValue;
+  Event *event = Runtime::get().resolveEvent(handle);
+  if (!event)
+    return musaErrorInvalidResourceHandle;
+  Stream *stream = Runtime::get().resolveStream(streamHandle);
+  if (!stream)
+    return musaErrorInvalidResourceHandle;
+  if (stream->device != event->device)
+    return musaErrorInvalidResourceHandle; // CUDA: event and stream must share a context
+  auto stamp = std::make_shared<EventStamp>();
+  {
+    std::lock_guard lock(event->mutex);
+    event->stamp = stamp;
+  }
+  stream->device->submit(*stream, [stamp] { stamp->complete(hostNowMs()); });
+  return musaSuccess;
+}
+
+} // namespace
+
+extern "C" musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int flags) {
+  return apiCall([&] {
+    if (!event || (flags & ~KnownEventFlags))
+      return musaErrorInvalidValue;
+    // CUDA: an interprocess event must also disable timing.
+    if ((flags & musaEventInterprocess) && !(flags & musaEventDisableTiming))
+      return musaErrorInvalidValue;
+    Device *d = Runtime::get().currentDevice();
+    if (!d)
+      return musaErrorNoDevice;
+    *event = reinterpret_cast<musaEvent_t>(d->createEvent(flags));
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaEventCreate(musaEvent_t *event) {
+  return musaEventCreateWithFlags(event, musaEventDefault);
+}
+
+extern "C" musaError_t musaEventRecord(musaEvent_t event, musaStream_t stream) {
+  return apiCall([&] { return record(event, stream, musaEventRecordDefault); });
+}
+
+extern "C" musaError_t musaEventRecordWithFlags(musaEvent_t event, musaStream_t stream,
+                                                unsigned int flags) {
+  // Outside a capture an External record is a plain record (spec/DECISIONS.md, point 9).
+  return apiCall([&] { return record(event, stream, flags); });
+}
+
+extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
+  return apiCall([&] {
+    Event *event = Runtime::get().resolveEvent(handle);
+    if (!event)
+      return musaErrorInvalidResourceHandle;
+    auto stamp = currentStamp(*event);
+    return !stamp || stamp->done() ? musaSuccess : musaErrorNotReady;
+  });
+}
+
+extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
+  return apiCall([&] {
+    Event *event = Runtime::get().resolveEvent(handle);
+    if (!event)
+      return musaErrorInvalidResourceHandle;
+    if (auto stamp = currentStamp(*event))
+      stamp->wait();
+    return event->device->stickyError();
+  });
+}
+
+extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
+                                            musaEvent_t endHandle) {
+  return apiCall([&] {
+    if (!ms)
+      return musaErrorInvalidValue;
+    Event *start = Runtime::get().resolveEvent(startHandle);
+    Event *end = Runtime::get().resolveEvent(endHandle);
+    if (!start || !end)
+      return musaErrorInvalidResourceHandle;
+    if ((start->flags | end->flags) & musaEventDisableTiming)
+      return musaErrorInvalidResourceHandle;
+    auto a = currentStamp(*start), b = currentStamp(*end);
+    if (!a || !b)
+      return musaErrorInvalidResourceHandle; // never recorded
+    if (!a->done() || !b->done())
+      return musaErrorNotReady;
+    *ms = float(b->timeMs() - a->timeMs());
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaEventDestroy(musaEvent_t handle) {
+  return apiCall([&] {
+    Event *event = Runtime::get().resolveEvent(handle);
+    if (!event)
+      return musaErrorInvalidResourceHandle;
+    // Pending records and waits hold their stamp, so they complete normally.
+    return event->device->destroyEvent(event) ? musaSuccess : musaErrorInvalidResourceHandle;
+  });
+}
+
+extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_t handle,
+                                           unsigned int flags) {
+  return apiCall([&] {
+    if (flags & ~unsigned(musaEventWaitExternal))
+      return musaErrorInvalidValue;
+    Stream *stream = Runtime::get().resolveStream(streamHandle);
+    Event *event = Runtime::get().resolveEvent(handle);
+    if (!stream || !event)
+      return musaErrorInvalidResourceHandle;
+    auto stamp = currentStamp(*event);
+    if (!stamp)
+      return musaSuccess; // waiting on a never-recorded event is a no-op
+    stream->device->submit(*stream, [stamp] { stamp->wait(); });
+    return musaSuccess;
+  });
+}
