@@ -1,5 +1,6 @@
 // Device management entry points.
 #include "ApiShell.h"
+#include "Arrays.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -121,6 +122,7 @@ extern "C" musaError_t musaDeviceReset(void) {
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return noDevice();
+    dropArraysOf(d);
     d->reset();
     lastError(true);
     return musaSuccess;

@@ -1,166 +1,146 @@
-// Memory entry points: allocation, copies and memset.
+// Device, pitched and managed allocation entry points.
 #include "ApiShell.h"
 #include "Runtime.h"
-
-#include <cstring>
 
 using namespace musa::rt;
 
 namespace {
 
-/// The device whose live allocation holds [p, p+n), or null.
-Device *deviceRange(const void *p, size_t n) {
-  Device *d = Runtime::get().deviceOwning(p);
-  return d && d->memory().contains(p, n) ? d : nullptr;
-}
+size_t roundUp(size_t n, size_t a) { return a ? (n + a - 1) / a * a : n; }
 
-/// Validates a copy and resolves musaMemcpyDefault. On success `device` is the device whose
-/// streams order the copy (the current device for host-to-host copies).
-musaError_t checkCopy(void *dst, const void *src, size_t count, musaMemcpyKind &kind,
-                      Device *&device) {
-  if (!dst || !src)
+musaError_t allocate(void **out, size_t size, AllocationTag tag) {
+  if (!out)
     return musaErrorInvalidValue;
-  if (kind < musaMemcpyHostToHost || kind > musaMemcpyDefault)
-    return musaErrorInvalidMemcpyDirection;
-  Runtime &rt = Runtime::get();
-  bool dstOnDevice = rt.deviceOwning(dst) != nullptr;
-  bool srcOnDevice = rt.deviceOwning(src) != nullptr;
-  if (kind == musaMemcpyDefault)
-    kind = dstOnDevice ? (srcOnDevice ? musaMemcpyDeviceToDevice : musaMemcpyHostToDevice)
-                       : (srcOnDevice ? musaMemcpyDeviceToHost : musaMemcpyHostToHost);
-  Device *dstDev = nullptr, *srcDev = nullptr;
-  if (kind == musaMemcpyHostToDevice || kind == musaMemcpyDeviceToDevice)
-    if (!(dstDev = deviceRange(dst, count)))
-      return musaErrorInvalidValue; // not (wholly) inside a live device allocation
-  if (kind == musaMemcpyDeviceToHost || kind == musaMemcpyDeviceToDevice)
-    if (!(srcDev = deviceRange(src, count)))
-      return musaErrorInvalidValue;
-  device = dstDev ? dstDev : srcDev ? srcDev : rt.currentDevice();
-  if (!device)
+  Device *d = Runtime::get().currentDevice();
+  if (!d)
     return musaErrorNoDevice;
-  return device->stickyError();
-}
-
-musaError_t copy(void *dst, const void *src, size_t count, musaMemcpyKind kind,
-                 musaStream_t handle, bool async) {
-  if (count == 0)
-    return musaSuccess;
-  Device *device = nullptr;
-  if (musaError_t e = checkCopy(dst, src, count, kind, device))
+  if (musaError_t e = d->stickyError())
     return e;
-  Stream *stream = Runtime::get().resolveStream(handle);
-  if (!stream)
-    return musaErrorInvalidResourceHandle;
-  // Overlapping device ranges are undefined on hardware; memmove keeps the data intact.
-  uint64_t ticket = stream->device->submit(*stream, [=] { std::memmove(dst, src, count); });
-  if (!async)
-    stream->queue.waitUntil(ticket);
+  if (size == 0) {
+    *out = nullptr;
+    return musaSuccess;
+  }
+  void *p = d->memory().allocate(size, tag);
+  if (!p)
+    return musaErrorOutOfMemory;
+  *out = p;
   return musaSuccess;
 }
 
-musaError_t memset(void *ptr, int value, size_t count, musaStream_t handle, bool async) {
-  if (count == 0)
-    return musaSuccess;
-  if (!ptr)
+/// Pitch for rows of `width` bytes: the profile's texture alignment, as CUDA pads rows.
+size_t pitchFor(size_t width) {
+  Device *d = Runtime::get().currentDevice();
+  return roundUp(width, d ? size_t(d->profile().textureAlignment) : 512);
+}
+
+/// A live managed allocation holding [p, p+count), or an error.
+musaError_t managedRange(const void *p, size_t count) {
+  if (!p || count == 0)
     return musaErrorInvalidValue;
-  Device *device = deviceRange(ptr, count);
-  if (!device)
+  auto where = Runtime::get().findDevicePointer(p);
+  if (!where || where->range.tag != ManagedAllocation ||
+      static_cast<const char *>(p) + count > where->range.base + where->range.size)
     return musaErrorInvalidValue;
-  if (musaError_t e = device->stickyError())
-    return e;
-  Stream *stream = Runtime::get().resolveStream(handle);
-  if (!stream)
-    return musaErrorInvalidResourceHandle;
-  uint64_t ticket =
-      stream->device->submit(*stream, [=] { std::memset(ptr, value & 0xff, count); });
-  if (!async)
-    stream->queue.waitUntil(ticket);
   return musaSuccess;
 }
 
 } // namespace
 
 extern "C" musaError_t musaMalloc(void **devPtr, size_t size) {
-  return apiCall([&] {
-    if (!devPtr)
-      return musaErrorInvalidValue;
-    Device *d = Runtime::get().currentDevice();
-    if (!d)
-      return musaErrorNoDevice;
-    if (musaError_t e = d->stickyError())
-      return e;
-    if (size == 0) {
-      *devPtr = nullptr;
-      return musaSuccess;
-    }
-    void *p = d->memory().allocate(size);
-    if (!p)
-      return musaErrorOutOfMemory;
-    *devPtr = p;
-    return musaSuccess;
-  });
+  return apiCall([&] { return allocate(devPtr, size, PlainAllocation); });
 }
 
 extern "C" musaError_t musaFree(void *devPtr) {
   return apiCall([&] {
     if (!devPtr)
       return musaSuccess;
-    Device *d = Runtime::get().deviceOwning(devPtr);
-    if (!d || !d->memory().find(devPtr) || d->memory().find(devPtr)->base != devPtr)
+    auto where = Runtime::get().findDevicePointer(devPtr);
+    if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation)
       return musaErrorInvalidValue;
     // musaFree synchronises: kernels still using the memory finish first.
-    d->synchronize();
-    return d->memory().free(devPtr) ? musaSuccess : musaErrorInvalidValue;
+    where->device->synchronize();
+    return where->device->memory().free(devPtr) ? musaSuccess : musaErrorInvalidValue;
   });
 }
 
-extern "C" musaError_t musaHostAlloc(void **ptr, size_t size, unsigned int flags) {
+extern "C" musaError_t musaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                                       size_t height) {
   return apiCall([&] {
-    constexpr unsigned known = musaHostAllocPortable | musaHostAllocMapped |
-                               musaHostAllocWriteCombined;
-    if (!ptr || (flags & ~known))
+    if (!devPtr || !pitch)
       return musaErrorInvalidValue;
-    if (size == 0) {
-      *ptr = nullptr;
-      return musaSuccess;
-    }
-    void *p = Runtime::get().allocateHost(size, flags);
-    if (!p)
+    size_t rowPitch = pitchFor(width);
+    if (height && rowPitch > SIZE_MAX / height)
       return musaErrorOutOfMemory;
-    *ptr = p;
+    void *p = nullptr;
+    if (musaError_t e = allocate(&p, rowPitch * height, PlainAllocation))
+      return e;
+    *devPtr = p;
+    *pitch = rowPitch;
     return musaSuccess;
   });
 }
 
-extern "C" musaError_t musaMallocHost(void **ptr, size_t size) {
-  return musaHostAlloc(ptr, size, musaHostAllocDefault);
-}
-
-extern "C" musaError_t musaFreeHost(void *ptr) {
+extern "C" musaError_t musaMalloc3D(musaPitchedPtr *pitchedDevPtr, musaExtent extent) {
   return apiCall([&] {
-    if (!ptr)
-      return musaSuccess;
-    if (Device *d = Runtime::get().currentDevice())
-      d->synchronize();
-    return Runtime::get().freeHost(ptr) ? musaSuccess : musaErrorInvalidValue;
+    if (!pitchedDevPtr)
+      return musaErrorInvalidValue;
+    size_t rowPitch = pitchFor(extent.width);
+    size_t rows = extent.height * extent.depth;
+    if (extent.height && rows / extent.height != extent.depth)
+      return musaErrorOutOfMemory;
+    if (rows && rowPitch > SIZE_MAX / rows)
+      return musaErrorOutOfMemory;
+    void *p = nullptr;
+    if (musaError_t e = allocate(&p, rowPitch * rows, PlainAllocation))
+      return e;
+    *pitchedDevPtr = {p, rowPitch, extent.width, extent.height};
+    return musaSuccess;
   });
 }
 
-extern "C" musaError_t musaMemcpy(void *dst, const void *src, size_t count,
-                                  enum musaMemcpyKind kind) {
-  return apiCall([&] { return copy(dst, src, count, kind, nullptr, false); });
+extern "C" musaError_t musaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+  return apiCall([&] {
+    // AttachSingle is accepted as the guide shows (spec/DECISIONS.md, point 10).
+    if (flags != musaMemAttachGlobal && flags != musaMemAttachHost &&
+        flags != musaMemAttachSingle)
+      return musaErrorInvalidValue;
+    if (size == 0)
+      return musaErrorInvalidValue; // CUDA refuses zero-byte managed allocations
+    // Device memory is host memory here, so one allocation serves host and device alike.
+    return allocate(devPtr, size, ManagedAllocation);
+  });
 }
 
-extern "C" musaError_t musaMemcpyAsync(void *dst, const void *src, size_t count,
-                                       enum musaMemcpyKind kind, musaStream_t stream) {
-  return apiCall([&] { return copy(dst, src, count, kind, stream, true); });
+extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                            musaStream_t streamHandle) {
+  return apiCall([&] {
+    if (musaError_t e = managedRange(devPtr, count))
+      return e;
+    if (dstDevice != musaCpuDeviceId && !Runtime::get().device(dstDevice))
+      return musaErrorInvalidDevice;
+    Stream *stream = Runtime::get().resolveStream(streamHandle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    // Migration has nothing to move (one memory); the prefetch still takes its place in the
+    // stream so later work is ordered after it, as on hardware.
+    stream->device->submit(*stream, [] {});
+    return musaSuccess;
+  });
 }
 
-extern "C" musaError_t musaMemset(void *devPtr, int value, size_t count) {
-  return apiCall([&] { return memset(devPtr, value, count, nullptr, false); });
-}
-
-extern "C" musaError_t musaMemsetAsync(void *devPtr, int value, size_t count,
-                                       musaStream_t stream) {
-  return apiCall([&] { return memset(devPtr, value, count, stream, true); });
+extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
+                                     enum musaMemoryAdvise advice, int device) {
+  return apiCall([&] {
+    if (musaError_t e = managedRange(devPtr, count))
+      return e;
+    if (advice < musaMemAdviseSetReadMostly || advice > musaMemAdviseUnsetAccessedBy)
+      return musaErrorInvalidValue;
+    bool needsDevice = advice != musaMemAdviseSetReadMostly &&
+                       advice != musaMemAdviseUnsetReadMostly;
+    if (needsDevice && device != musaCpuDeviceId && !Runtime::get().device(device))
+      return musaErrorInvalidDevice;
+    // Advice changes where pages would live, which one shared memory makes moot; it is
+    // validated and accepted, and has no effect on results.
+    return musaSuccess;
+  });
 }

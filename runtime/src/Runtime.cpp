@@ -256,27 +256,65 @@ void *Runtime::allocateHost(size_t size, unsigned flags) {
   if (!p)
     return nullptr;
   std::lock_guard lock(hostMutex_);
-  pinned_[uintptr_t(p)] = size;
+  host_[uintptr_t(p)] = {static_cast<char *>(p), size, flags, false};
   return p;
 }
 
 bool Runtime::freeHost(void *p) {
   {
     std::lock_guard lock(hostMutex_);
-    if (!pinned_.erase(uintptr_t(p)))
+    auto it = host_.find(uintptr_t(p));
+    if (it == host_.end() || it->second.registered)
       return false;
+    host_.erase(it);
   }
   std::free(p);
   return true;
 }
 
-bool Runtime::isPinnedHost(const void *p, size_t size) {
+musaError_t Runtime::registerHost(void *p, size_t size, unsigned flags) {
   std::lock_guard lock(hostMutex_);
-  auto it = pinned_.upper_bound(uintptr_t(p));
-  if (it == pinned_.begin())
+  uintptr_t start = uintptr_t(p), end = start + size;
+  auto next = host_.lower_bound(start);
+  if (next != host_.end() && next->first < end)
+    return musaErrorHostMemoryAlreadyRegistered;
+  if (next != host_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second.size > start)
+      return musaErrorHostMemoryAlreadyRegistered;
+  }
+  host_[start] = {static_cast<char *>(p), size, flags, true};
+  return musaSuccess;
+}
+
+bool Runtime::unregisterHost(void *p) {
+  std::lock_guard lock(hostMutex_);
+  auto it = host_.find(uintptr_t(p));
+  if (it == host_.end() || !it->second.registered)
     return false;
+  host_.erase(it);
+  return true;
+}
+
+std::optional<Runtime::HostRange> Runtime::findHost(const void *p) {
+  std::lock_guard lock(hostMutex_);
+  auto it = host_.upper_bound(uintptr_t(p));
+  if (it == host_.begin())
+    return std::nullopt;
   --it;
-  return uintptr_t(p) + size <= it->first + it->second;
+  if (uintptr_t(p) >= it->first + it->second.size)
+    return std::nullopt;
+  return it->second;
+}
+
+std::optional<Runtime::DevicePointer> Runtime::findDevicePointer(const void *p) {
+  Device *d = deviceOwning(p);
+  if (!d)
+    return std::nullopt;
+  auto range = d->memory().find(p);
+  if (!range)
+    return std::nullopt;
+  return DevicePointer{d, *range};
 }
 
 } // namespace musa::rt

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@
 namespace musa::rt {
 
 class Device;
+
+/// Allocation tags in DeviceMemory (what kind of device allocation a range is).
+enum AllocationTag : uint32_t { PlainAllocation = 0, ManagedAllocation = 1, ArrayAllocation = 2 };
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.
 struct Stream {
@@ -131,17 +135,36 @@ public:
   /// Device that owns the device pointer `p`, if any.
   Device *deviceOwning(const void *p);
 
-  // Pinned host allocations (musaMallocHost / musaHostAlloc).
+  /// Host memory the runtime knows: allocated pinned (musaMallocHost / musaHostAlloc) or
+  /// registered (musaHostRegister).
+  struct HostRange {
+    char *base;
+    size_t size;
+    unsigned flags;
+    bool registered;
+  };
   void *allocateHost(size_t size, unsigned flags);
+  /// False if `p` is not the start of a pinned allocation.
   bool freeHost(void *p);
-  bool isPinnedHost(const void *p, size_t size);
+  /// musaErrorHostMemoryAlreadyRegistered if [p, p+size) overlaps a known range.
+  musaError_t registerHost(void *p, size_t size, unsigned flags);
+  bool unregisterHost(void *p);
+  /// The pinned or registered range containing `p`, if any.
+  std::optional<HostRange> findHost(const void *p);
+
+  /// Where a pointer lives: a device allocation (with its device) or known host memory.
+  struct DevicePointer {
+    Device *device;
+    sim::DeviceMemory::Range range;
+  };
+  std::optional<DevicePointer> findDevicePointer(const void *p);
 
 private:
   Runtime();
   std::vector<std::unique_ptr<Device>> devices_;
   std::string initError_;
   std::mutex hostMutex_;
-  std::map<uintptr_t, size_t> pinned_;
+  std::map<uintptr_t, HostRange> host_;
 };
 
 } // namespace musa::rt

@@ -26,7 +26,7 @@ DeviceMemory::~DeviceMemory() {
     munmap(base_, capacity_);
 }
 
-void *DeviceMemory::allocate(size_t size) {
+void *DeviceMemory::allocate(size_t size, uint32_t tag) {
   if (size == 0 || size > capacity_)
     return nullptr;
   // Page granularity keeps protection exact: a freed neighbour never shares a page.
@@ -44,7 +44,7 @@ void *DeviceMemory::allocate(size_t size) {
       free_[start] = rounded; // give it back; the host refused to commit
       return nullptr;
     }
-    live_[start] = {size, rounded};
+    live_[start] = {size, rounded, tag};
     used_ += rounded;
     return reinterpret_cast<void *>(start);
   }
@@ -99,7 +99,7 @@ std::optional<DeviceMemory::Range> DeviceMemory::find(const void *ptr) const {
   --it;
   if (uintptr_t(ptr) >= it->first + it->second.requested)
     return std::nullopt;
-  return Range{reinterpret_cast<char *>(it->first), it->second.requested};
+  return Range{reinterpret_cast<char *>(it->first), it->second.requested, it->second.tag};
 }
 
 bool DeviceMemory::contains(const void *ptr, size_t size) const {

@@ -25,8 +25,9 @@ public:
   DeviceMemory(const DeviceMemory &) = delete;
   DeviceMemory &operator=(const DeviceMemory &) = delete;
 
-  /// Null when the device is out of memory (or size is zero).
-  void *allocate(size_t size);
+  /// Null when the device is out of memory (or size is zero). `tag` is the caller's
+  /// classification of the allocation (e.g. managed), returned by find().
+  void *allocate(size_t size, uint32_t tag = 0);
   /// False if `ptr` is not the start of a live allocation.
   bool free(void *ptr);
   /// Frees everything (device reset).
@@ -35,6 +36,7 @@ public:
   struct Range {
     char *base;
     size_t size;
+    uint32_t tag;
   };
   /// The live allocation containing `ptr` (its requested size), if any.
   std::optional<Range> find(const void *ptr) const;
@@ -53,6 +55,7 @@ private:
   struct Block {
     size_t requested;
     size_t rounded;
+    uint32_t tag;
   };
   std::map<uintptr_t, Block> live_;  // start -> sizes
   std::map<uintptr_t, size_t> free_; // start -> size, coalesced

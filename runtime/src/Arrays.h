@@ -1,0 +1,33 @@
+// MUSA arrays (musaArray_t): element-typed 1D/2D/3D storage with a channel descriptor. The
+// simulator keeps an array as a pitched device allocation, so copies to and from arrays are
+// pitched copies.
+#pragma once
+
+#include "musa_runtime_api.h"
+
+#include <cstddef>
+
+namespace musa::rt {
+class Device;
+}
+
+struct musaArray {
+  musa::rt::Device *device = nullptr;
+  musaChannelFormatDesc desc{};
+  size_t elementSize = 0;      // bytes of one element (all channels)
+  size_t width = 0;            // elements per row
+  size_t height = 1;           // rows per slice
+  size_t depth = 1;            // slices
+  unsigned flags = 0;
+  char *data = nullptr;        // device allocation
+  size_t pitch = 0;            // bytes between rows
+  size_t rowBytes() const { return width * elementSize; }
+  size_t slicePitch() const { return pitch * height; }
+};
+
+namespace musa::rt {
+/// A live array, or null for a stale or foreign handle.
+musaArray *resolveArray(musaArray_const_t handle);
+/// Forgets (and frees) the arrays of a device being reset.
+void dropArraysOf(Device *device);
+} // namespace musa::rt

@@ -1,0 +1,195 @@
+// Copy and memset entry points: 1D, 2D, 3D (linear memory and arrays), peer, async forms.
+#include "ApiShell.h"
+#include "Arrays.h"
+#include "MemoryTransfer.h"
+#include "Runtime.h"
+
+#include <vector>
+
+using namespace musa::rt;
+
+namespace {
+
+/// One side of a 3D copy resolved to a pitched base address.
+struct Side {
+  char *base = nullptr;
+  size_t pitch = 0, slicePitch = 0;
+  musaArray *array = nullptr;
+};
+
+musaError_t resolveSide(musaArray_t arrayHandle, musaPos pos, musaPitchedPtr ptr,
+                        const musaExtent &extent, size_t elementSize, Side &side) {
+  if (arrayHandle) {
+    if (ptr.ptr)
+      return musaErrorInvalidValue; // an array and a pointer on the same side
+    musaArray *a = resolveArray(arrayHandle);
+    if (!a)
+      return musaErrorInvalidResourceHandle;
+    if (pos.x + extent.width > a->width || pos.y + extent.height > a->height ||
+        pos.z + extent.depth > a->depth)
+      return musaErrorInvalidValue;
+    side.array = a;
+    side.pitch = a->pitch;
+    side.slicePitch = a->slicePitch();
+    side.base = a->data + pos.z * side.slicePitch + pos.y * a->pitch + pos.x * a->elementSize;
+    return musaSuccess;
+  }
+  if (!ptr.ptr)
+    return musaErrorInvalidValue;
+  if (extent.depth > 1 && ptr.ysize < extent.height + pos.y)
+    return musaErrorInvalidValue;
+  side.pitch = ptr.pitch;
+  side.slicePitch = ptr.pitch * ptr.ysize;
+  side.base = static_cast<char *>(ptr.ptr) + pos.z * side.slicePitch + pos.y * ptr.pitch +
+              pos.x * elementSize;
+  return musaSuccess;
+}
+
+musaError_t copy3D(const musaMemcpy3DParms *p, musaStream_t stream, bool async) {
+  if (!p)
+    return musaErrorInvalidValue;
+  const musaExtent &e = p->extent;
+  if (e.width == 0 || e.height == 0 || e.depth == 0)
+    return musaSuccess;
+  // With an array on either side the extent counts elements, else bytes.
+  size_t elementSize = 1;
+  musaArray *src = p->srcArray ? resolveArray(p->srcArray) : nullptr;
+  musaArray *dst = p->dstArray ? resolveArray(p->dstArray) : nullptr;
+  if ((p->srcArray && !src) || (p->dstArray && !dst))
+    return musaErrorInvalidResourceHandle;
+  if (src && dst && src->elementSize != dst->elementSize)
+    return musaErrorInvalidValue;
+  if (src || dst)
+    elementSize = (src ? src : dst)->elementSize;
+  Side s, d;
+  if (musaError_t err = resolveSide(p->srcArray, p->srcPos, p->srcPtr, e, elementSize, s))
+    return err;
+  if (musaError_t err = resolveSide(p->dstArray, p->dstPos, p->dstPtr, e, elementSize, d))
+    return err;
+  size_t rowBytes = e.width * elementSize;
+  if (rowBytes > s.pitch || rowBytes > d.pitch)
+    return musaErrorInvalidPitchValue;
+  // Validate every slice before any is queued, so a bad slice leaves nothing half done.
+  musaMemcpyKind kind = p->kind;
+  for (size_t z = 0; z < e.depth; ++z) {
+    bool dstDev = kind == musaMemcpyHostToDevice || kind == musaMemcpyDeviceToDevice;
+    bool srcDev = kind == musaMemcpyDeviceToHost || kind == musaMemcpyDeviceToDevice;
+    if (dstDev && !deviceHolding(d.base + z * d.slicePitch, d.pitch, rowBytes, e.height))
+      return musaErrorInvalidValue;
+    if (srcDev && !deviceHolding(s.base + z * s.slicePitch, s.pitch, rowBytes, e.height))
+      return musaErrorInvalidValue;
+  }
+  for (size_t z = 0; z < e.depth; ++z)
+    if (musaError_t err = transferCopy(d.base + z * d.slicePitch, d.pitch,
+                                       s.base + z * s.slicePitch, s.pitch, rowBytes, e.height,
+                                       kind, stream, async))
+      return err;
+  return musaSuccess;
+}
+
+musaError_t copyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                     musaStream_t stream, bool async) {
+  Runtime &rt = Runtime::get();
+  Device *dd = rt.device(dstDevice), *sd = rt.device(srcDevice);
+  if (!dd || !sd)
+    return musaErrorInvalidDevice;
+  if (count == 0)
+    return musaSuccess;
+  if (!dst || !src)
+    return musaErrorInvalidValue;
+  if (deviceHolding(dst, count, count, 1) != dd || deviceHolding(src, count, count, 1) != sd)
+    return musaErrorInvalidValue;
+  return transferCopy(dst, count, src, count, count, 1, musaMemcpyDeviceToDevice, stream, async);
+}
+
+musaError_t set3D(musaPitchedPtr p, int value, musaExtent e, musaStream_t stream, bool async) {
+  if (e.width == 0 || e.height == 0 || e.depth == 0)
+    return musaSuccess;
+  if (!p.ptr)
+    return musaErrorInvalidValue;
+  if (e.depth > 1 && p.ysize < e.height)
+    return musaErrorInvalidValue;
+  auto *base = static_cast<char *>(p.ptr);
+  size_t slice = p.pitch * p.ysize;
+  for (size_t z = 0; z < e.depth; ++z)
+    if (!deviceHolding(base + z * slice, p.pitch, e.width, e.height))
+      return musaErrorInvalidValue;
+  for (size_t z = 0; z < e.depth; ++z)
+    if (musaError_t err =
+            transferSet(base + z * slice, p.pitch, value, e.width, e.height, stream, async))
+      return err;
+  return musaSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+musaError_t musaMemcpy(void *dst, const void *src, size_t count, enum musaMemcpyKind kind) {
+  return apiCall([&] { return transferCopy(dst, count, src, count, count, 1, kind, 0, false); });
+}
+
+musaError_t musaMemcpyAsync(void *dst, const void *src, size_t count, enum musaMemcpyKind kind,
+                            musaStream_t stream) {
+  return apiCall(
+      [&] { return transferCopy(dst, count, src, count, count, 1, kind, stream, true); });
+}
+
+musaError_t musaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum musaMemcpyKind kind) {
+  return apiCall(
+      [&] { return transferCopy(dst, dpitch, src, spitch, width, height, kind, 0, false); });
+}
+
+musaError_t musaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum musaMemcpyKind kind,
+                              musaStream_t stream) {
+  return apiCall(
+      [&] { return transferCopy(dst, dpitch, src, spitch, width, height, kind, stream, true); });
+}
+
+musaError_t musaMemcpy3D(const struct musaMemcpy3DParms *p) {
+  return apiCall([&] { return copy3D(p, 0, false); });
+}
+
+musaError_t musaMemcpy3DAsync(const struct musaMemcpy3DParms *p, musaStream_t stream) {
+  return apiCall([&] { return copy3D(p, stream, true); });
+}
+
+musaError_t musaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                           size_t count) {
+  return apiCall([&] { return copyPeer(dst, dstDevice, src, srcDevice, count, 0, false); });
+}
+
+musaError_t musaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                size_t count, musaStream_t stream) {
+  return apiCall([&] { return copyPeer(dst, dstDevice, src, srcDevice, count, stream, true); });
+}
+
+musaError_t musaMemset(void *devPtr, int value, size_t count) {
+  return apiCall([&] { return transferSet(devPtr, count, value, count, 1, 0, false); });
+}
+
+musaError_t musaMemsetAsync(void *devPtr, int value, size_t count, musaStream_t stream) {
+  return apiCall([&] { return transferSet(devPtr, count, value, count, 1, stream, true); });
+}
+
+musaError_t musaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
+  return apiCall([&] { return transferSet(devPtr, pitch, value, width, height, 0, false); });
+}
+
+musaError_t musaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                              size_t height, musaStream_t stream) {
+  return apiCall([&] { return transferSet(devPtr, pitch, value, width, height, stream, true); });
+}
+
+musaError_t musaMemset3D(struct musaPitchedPtr p, int value, struct musaExtent extent) {
+  return apiCall([&] { return set3D(p, value, extent, 0, false); });
+}
+
+musaError_t musaMemset3DAsync(struct musaPitchedPtr p, int value, struct musaExtent extent,
+                              musaStream_t stream) {
+  return apiCall([&] { return set3D(p, value, extent, stream, true); });
+}
+
+} // extern "C"

@@ -1,0 +1,94 @@
+// Validation and stream submission of copies and memsets.
+#include "MemoryTransfer.h"
+
+#include "Runtime.h"
+
+#include <cstring>
+
+namespace musa::rt {
+
+namespace {
+
+size_t span(size_t pitch, size_t width, size_t height) {
+  return height == 0 ? 0 : pitch * (height - 1) + width;
+}
+
+musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
+  uint64_t ticket = stream.device->submit(stream, std::move(op));
+  if (!async)
+    stream.queue.waitUntil(ticket);
+  return musaSuccess;
+}
+
+} // namespace
+
+Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) {
+  Device *d = Runtime::get().deviceOwning(p);
+  return d && d->memory().contains(p, span(pitch, width, height)) ? d : nullptr;
+}
+
+musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, musaMemcpyKind kind,
+                         musaStream_t streamHandle, bool async) {
+  if (kind < musaMemcpyHostToHost || kind > musaMemcpyDefault)
+    return musaErrorInvalidMemcpyDirection;
+  if (width == 0 || height == 0)
+    return musaSuccess;
+  if (!dst || !src)
+    return musaErrorInvalidValue;
+  if (height > 1 && (width > dpitch || width > spitch))
+    return musaErrorInvalidPitchValue;
+  Runtime &rt = Runtime::get();
+  if (kind == musaMemcpyDefault) {
+    bool d = rt.deviceOwning(dst), s = rt.deviceOwning(src);
+    kind = d ? (s ? musaMemcpyDeviceToDevice : musaMemcpyHostToDevice)
+             : (s ? musaMemcpyDeviceToHost : musaMemcpyHostToHost);
+  }
+  bool dstDevice = kind == musaMemcpyHostToDevice || kind == musaMemcpyDeviceToDevice;
+  bool srcDevice = kind == musaMemcpyDeviceToHost || kind == musaMemcpyDeviceToDevice;
+  Device *dd = dstDevice ? deviceHolding(dst, dpitch, width, height) : nullptr;
+  Device *sd = srcDevice ? deviceHolding(src, spitch, width, height) : nullptr;
+  if ((dstDevice && !dd) || (srcDevice && !sd))
+    return musaErrorInvalidValue; // not (wholly) inside a live device allocation
+  for (Device *d : {dd, sd})
+    if (d && d->stickyError())
+      return d->stickyError();
+  Stream *stream = rt.resolveStream(streamHandle);
+  if (!stream)
+    return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
+  auto *to = static_cast<char *>(dst);
+  auto *from = static_cast<const char *>(src);
+  return submit(*stream, async, [=] {
+    // memmove: overlapping ranges are undefined on hardware; this keeps the data intact.
+    if (dpitch == width && spitch == width)
+      std::memmove(to, from, width * height);
+    else
+      for (size_t row = 0; row < height; ++row)
+        std::memmove(to + row * dpitch, from + row * spitch, width);
+  });
+}
+
+musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
+                        musaStream_t streamHandle, bool async) {
+  if (width == 0 || height == 0)
+    return musaSuccess;
+  if (!dst)
+    return musaErrorInvalidValue;
+  if (height > 1 && width > pitch)
+    return musaErrorInvalidPitchValue;
+  Device *device = deviceHolding(dst, pitch, width, height);
+  if (!device)
+    return musaErrorInvalidValue;
+  if (musaError_t e = device->stickyError())
+    return e;
+  Stream *stream = Runtime::get().resolveStream(streamHandle);
+  if (!stream)
+    return musaErrorInvalidResourceHandle;
+  auto *to = static_cast<char *>(dst);
+  return submit(*stream, async, [=] {
+    for (size_t row = 0; row < height; ++row)
+      std::memset(to + row * pitch, value & 0xff, width);
+  });
+}
+
+} // namespace musa::rt
