@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 TEST(StreamApi, CopiesOnOneStreamRunInOrder) {
@@ -46,4 +50,136 @@ TEST(StreamApi, StaleAndForeignHandlesAreErrorsNotCrashes) {
   EXPECT_EQ(musaStreamSynchronize(musaStreamPerThread), musaSuccess);
   EXPECT_EQ(musaFree(d), musaSuccess);
   musaGetLastError();
+}
+
+namespace {
+struct Gate {
+  std::atomic<bool> open{false};
+  static void MUSART_CB wait(void *self) {
+    auto *g = static_cast<Gate *>(self);
+    while (!g->open)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+};
+std::vector<int> callbackOrder;
+std::mutex callbackMutex;
+void MUSART_CB recordCallback(musaStream_t, musaError_t status, void *tag) {
+  std::lock_guard lock(callbackMutex);
+  callbackOrder.push_back(status == musaSuccess ? int(reinterpret_cast<intptr_t>(tag)) : -1);
+}
+} // namespace
+
+TEST(StreamApi, AsynchronousWorkReturnsBeforeItIsDone) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  Gate gate;
+  ASSERT_EQ(musaLaunchHostFunc(s, Gate::wait, &gate), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorNotReady);
+  gate.open = true;
+  EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(s), musaSuccess);
+  musaStreamDestroy(s);
+}
+
+TEST(StreamApi, CallbacksRunInStreamOrder) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  callbackOrder.clear();
+  std::vector<char> host(1 << 20, 1);
+  char *d;
+  ASSERT_EQ(musaMalloc(&d, host.size()), musaSuccess);
+  for (intptr_t i = 0; i < 20; ++i) {
+    ASSERT_EQ(musaMemcpyAsync(d, host.data(), host.size(), musaMemcpyHostToDevice, s),
+              musaSuccess);
+    ASSERT_EQ(musaStreamAddCallback(s, recordCallback, reinterpret_cast<void *>(i), 0),
+              musaSuccess);
+  }
+  ASSERT_EQ(musaStreamSynchronize(s), musaSuccess);
+  ASSERT_EQ(callbackOrder.size(), 20u);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(callbackOrder[size_t(i)], i);
+  EXPECT_EQ(musaStreamAddCallback(s, recordCallback, nullptr, 1), musaErrorInvalidValue);
+  EXPECT_EQ(musaStreamAddCallback(s, nullptr, nullptr, 0), musaErrorInvalidValue);
+  EXPECT_EQ(musaLaunchHostFunc(s, nullptr, nullptr), musaErrorInvalidValue);
+  musaFree(d);
+  musaStreamDestroy(s);
+  musaGetLastError();
+}
+
+TEST(StreamApi, LegacyStreamWaitsForBlockingStreamsButNotNonBlocking) {
+  musaStream_t blocking, nonBlocking;
+  ASSERT_EQ(musaStreamCreate(&blocking), musaSuccess);
+  ASSERT_EQ(musaStreamCreateWithFlags(&nonBlocking, musaStreamNonBlocking), musaSuccess);
+  Gate held;
+  ASSERT_EQ(musaLaunchHostFunc(nonBlocking, Gate::wait, &held), musaSuccess);
+  // The legacy stream ignores the held non-blocking stream...
+  ASSERT_EQ(musaLaunchHostFunc(0, [](void *) {}, nullptr), musaSuccess);
+  EXPECT_EQ(musaStreamSynchronize(0), musaSuccess);
+  // ...but waits for earlier work on a blocking stream.
+  Gate blocker;
+  ASSERT_EQ(musaLaunchHostFunc(blocking, Gate::wait, &blocker), musaSuccess);
+  std::atomic<bool> legacyRan{false};
+  ASSERT_EQ(musaLaunchHostFunc(
+                0, [](void *f) { static_cast<std::atomic<bool> *>(f)->store(true); }, &legacyRan),
+            musaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(legacyRan.load());
+  EXPECT_EQ(musaStreamQuery(0), musaErrorNotReady);
+  // And later work on a blocking stream waits for the legacy stream.
+  std::atomic<bool> after{false};
+  musaStream_t other;
+  ASSERT_EQ(musaStreamCreate(&other), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(
+                other, [](void *f) { static_cast<std::atomic<bool> *>(f)->store(true); }, &after),
+            musaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(after.load());
+  blocker.open = true;
+  EXPECT_EQ(musaStreamSynchronize(other), musaSuccess);
+  EXPECT_TRUE(legacyRan.load());
+  EXPECT_TRUE(after.load());
+  held.open = true;
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  musaStreamDestroy(blocking);
+  musaStreamDestroy(nonBlocking);
+  musaStreamDestroy(other);
+}
+
+TEST(StreamApi, PrioritiesAndFlags) {
+  int least = 1, greatest = 1;
+  ASSERT_EQ(musaDeviceGetStreamPriorityRange(&least, &greatest), musaSuccess);
+  EXPECT_EQ(least, 0);
+  EXPECT_LT(greatest, 0);
+  musaStream_t high, clamped;
+  ASSERT_EQ(musaStreamCreateWithPriority(&high, musaStreamNonBlocking, greatest), musaSuccess);
+  ASSERT_EQ(musaStreamCreateWithPriority(&clamped, musaStreamDefault, -100), musaSuccess);
+  int p = 0;
+  unsigned flags = 9;
+  EXPECT_EQ(musaStreamGetPriority(high, &p), musaSuccess);
+  EXPECT_EQ(p, greatest);
+  EXPECT_EQ(musaStreamGetPriority(clamped, &p), musaSuccess);
+  EXPECT_EQ(p, greatest);
+  EXPECT_EQ(musaStreamGetFlags(high, &flags), musaSuccess);
+  EXPECT_EQ(flags, unsigned(musaStreamNonBlocking));
+  EXPECT_EQ(musaStreamGetFlags(0, &flags), musaSuccess);
+  EXPECT_EQ(flags, 0u);
+  EXPECT_EQ(musaStreamGetPriority(high, nullptr), musaErrorInvalidValue);
+  musaStreamDestroy(high);
+  musaStreamDestroy(clamped);
+  EXPECT_EQ(musaStreamGetPriority(high, &p), musaErrorInvalidResourceHandle);
+  musaGetLastError();
+}
+
+TEST(StreamApi, PerThreadDefaultStreamIsOnePerThread) {
+  // Holding this thread's per-thread stream does not hold another thread's.
+  Gate gate;
+  ASSERT_EQ(musaLaunchHostFunc(musaStreamPerThread, Gate::wait, &gate), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(musaStreamPerThread), musaErrorNotReady);
+  std::thread other([] {
+    EXPECT_EQ(musaLaunchHostFunc(musaStreamPerThread, [](void *) {}, nullptr), musaSuccess);
+    EXPECT_EQ(musaStreamSynchronize(musaStreamPerThread), musaSuccess);
+  });
+  other.join();
+  gate.open = true;
+  EXPECT_EQ(musaStreamSynchronize(musaStreamPerThread), musaSuccess);
 }
