@@ -1,0 +1,11 @@
+# Runs PROGRAM and checks its exit code (EXPECT_EXIT) and combined output (regex EXPECT).
+execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+string(REPLACE "\n" " " flat "${all}")
+if(NOT rc EQUAL EXPECT_EXIT)
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_EXIT}\n${all}")
+endif()
+if(NOT flat MATCHES "${EXPECT}")
+  message(FATAL_ERROR "output does not match '${EXPECT}':\n${all}")
+endif()
+message(STATUS "ok: exit ${rc}")
