@@ -1,7 +1,9 @@
-// First-fit allocator over a reserved address range, with coalescing free list.
+// First-fit allocator over a reserved, shareable address range, with a coalescing free list.
 #include "musa/sim/DeviceMemory.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace musa::sim {
 
@@ -11,12 +13,21 @@ constexpr size_t PageSize = 4096;
 } // namespace
 
 DeviceMemory::DeviceMemory(uint64_t capacity) : capacity_(roundUp(capacity, PageSize)) {
-  void *p = mmap(nullptr, capacity_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  int fd = memfd_create("musa-sim-device", MFD_CLOEXEC);
+  if (fd >= 0 && ftruncate(fd, off_t(capacity_)) != 0) {
+    close(fd);
+    fd = -1;
+  }
+  void *p = fd >= 0 ? mmap(nullptr, capacity_, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0)
+                    : mmap(nullptr, capacity_, PROT_NONE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
+    if (fd >= 0)
+      close(fd);
     capacity_ = 0;
     return;
   }
+  fd_ = fd;
   base_ = static_cast<char *>(p);
   free_[uintptr_t(base_)] = capacity_;
 }
@@ -24,14 +35,11 @@ DeviceMemory::DeviceMemory(uint64_t capacity) : capacity_(roundUp(capacity, Page
 DeviceMemory::~DeviceMemory() {
   if (base_)
     munmap(base_, capacity_);
+  if (fd_ >= 0)
+    close(fd_);
 }
 
-void *DeviceMemory::allocate(size_t size, uint32_t tag) {
-  if (size == 0 || size > capacity_)
-    return nullptr;
-  // Page granularity keeps protection exact: a freed neighbour never shares a page.
-  size_t rounded = roundUp(size, PageSize);
-  std::lock_guard lock(mutex_);
+void *DeviceMemory::takeRange(size_t rounded) {
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     if (it->second < rounded)
       continue;
@@ -40,29 +48,12 @@ void *DeviceMemory::allocate(size_t size, uint32_t tag) {
     free_.erase(it);
     if (remaining)
       free_[start + rounded] = remaining;
-    if (mprotect(reinterpret_cast<void *>(start), rounded, PROT_READ | PROT_WRITE) != 0) {
-      free_[start] = rounded; // give it back; the host refused to commit
-      return nullptr;
-    }
-    live_[start] = {size, rounded, tag};
-    used_ += rounded;
     return reinterpret_cast<void *>(start);
   }
   return nullptr;
 }
 
-bool DeviceMemory::free(void *ptr) {
-  std::lock_guard lock(mutex_);
-  auto it = live_.find(uintptr_t(ptr));
-  if (it == live_.end())
-    return false;
-  uintptr_t start = it->first;
-  size_t size = it->second.rounded;
-  live_.erase(it);
-  used_ -= size;
-  // Drop the pages (memory returns to the host) and make later touches fault.
-  madvise(reinterpret_cast<void *>(start), size, MADV_DONTNEED);
-  mprotect(reinterpret_cast<void *>(start), size, PROT_NONE);
+void DeviceMemory::returnRange(uintptr_t start, size_t size) {
   auto next = free_.lower_bound(start);
   if (next != free_.end() && start + size == next->first) {
     size += next->second;
@@ -72,10 +63,85 @@ bool DeviceMemory::free(void *ptr) {
     auto prev = std::prev(next);
     if (prev->first + prev->second == start) {
       prev->second += size;
-      return true;
+      return;
     }
   }
   free_[start] = size;
+}
+
+void *DeviceMemory::allocate(size_t size, uint32_t tag) {
+  if (size == 0 || size > capacity_)
+    return nullptr;
+  // Page granularity keeps protection exact: a freed neighbour never shares a page.
+  size_t rounded = roundUp(size, PageSize);
+  std::lock_guard lock(mutex_);
+  void *p = takeRange(rounded);
+  if (!p)
+    return nullptr;
+  if (mprotect(p, rounded, PROT_READ | PROT_WRITE) != 0) {
+    returnRange(uintptr_t(p), rounded); // the host refused to commit
+    return nullptr;
+  }
+  live_[uintptr_t(p)] = {size, rounded, tag, false};
+  used_ += rounded;
+  return p;
+}
+
+void DeviceMemory::release(uintptr_t start, size_t size, bool foreign) {
+  auto *p = reinterpret_cast<void *>(start);
+  if (foreign) {
+    // Put our own (hole-punched, hence empty) backing back under the range.
+    int flags = fd_ >= 0 ? MAP_SHARED | MAP_FIXED | MAP_NORESERVE
+                         : MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE;
+    mmap(p, size, PROT_NONE, flags, fd_, fd_ >= 0 ? off_t(offsetOf(p)) : 0);
+  } else {
+    // Return the pages to the host and make later touches fault.
+    if (fd_ >= 0)
+      fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offsetOf(p)), off_t(size));
+    else
+      madvise(p, size, MADV_DONTNEED);
+    mprotect(p, size, PROT_NONE);
+  }
+  returnRange(start, size);
+}
+
+bool DeviceMemory::free(void *ptr) {
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(uintptr_t(ptr));
+  if (it == live_.end() || it->second.foreign)
+    return false;
+  Block block = it->second;
+  live_.erase(it);
+  used_ -= block.rounded;
+  release(uintptr_t(ptr), block.rounded, false);
+  return true;
+}
+
+void *DeviceMemory::mapForeign(int fd, uint64_t offset, size_t size, uint32_t tag) {
+  if (size == 0 || offset % PageSize)
+    return nullptr;
+  size_t rounded = roundUp(size, PageSize);
+  std::lock_guard lock(mutex_);
+  void *p = takeRange(rounded);
+  if (!p)
+    return nullptr;
+  void *m = mmap(p, rounded, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, off_t(offset));
+  if (m == MAP_FAILED) {
+    release(uintptr_t(p), rounded, true);
+    return nullptr;
+  }
+  live_[uintptr_t(p)] = {size, rounded, tag, true};
+  return p;
+}
+
+bool DeviceMemory::unmapForeign(void *ptr) {
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(uintptr_t(ptr));
+  if (it == live_.end() || !it->second.foreign)
+    return false;
+  size_t rounded = it->second.rounded;
+  live_.erase(it);
+  release(uintptr_t(ptr), rounded, true);
   return true;
 }
 
@@ -83,7 +149,13 @@ void DeviceMemory::freeAll() {
   std::lock_guard lock(mutex_);
   if (!base_)
     return;
-  madvise(base_, capacity_, MADV_DONTNEED);
+  for (auto &[start, block] : live_)
+    if (block.foreign)
+      release(start, block.rounded, true);
+  if (fd_ >= 0)
+    fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, off_t(capacity_));
+  else
+    madvise(base_, capacity_, MADV_DONTNEED);
   mprotect(base_, capacity_, PROT_NONE);
   live_.clear();
   free_.clear();

@@ -1,7 +1,10 @@
 // DeviceMemory: one device's global memory, carved from a reserved host address range.
 //
 // The whole device size is reserved up front (PROT_NONE, no swap reservation), so a 48 GiB
-// device fits on a smaller host until it is touched. Allocations are committed with
+// device fits on a smaller host until it is touched. The range is a shared mapping of one
+// sparse memfd, so another process can map an allocation (IPC memory handles: it opens the
+// memfd through /proc/<pid>/fd); where memfd is unavailable it falls back to private memory
+// and sharing is refused. Allocations are committed with
 // read/write access; freed ranges go back to PROT_NONE, so a kernel that touches freed or
 // never-allocated device memory faults, and FaultGuard turns that into an illegal-address
 // error instead of silent corruption. The allocation table answers bounds and pointer queries.
@@ -30,8 +33,17 @@ public:
   void *allocate(size_t size, uint32_t tag = 0);
   /// False if `ptr` is not the start of a live allocation.
   bool free(void *ptr);
-  /// Frees everything (device reset).
+  /// Frees everything (device reset), including mappings of other processes' memory.
   void freeAll();
+
+  /// The memfd behind the device range (-1 if memory is not shareable) and where `p` lies in it.
+  int shareableFd() const { return fd_; }
+  uint64_t offsetOf(const void *p) const { return uint64_t(static_cast<const char *>(p) - base_); }
+  /// Maps [offset, offset+size) of another process's device memfd (`fd`, borrowed) into a
+  /// free part of this device's range, as a live allocation with `tag`. Null on failure.
+  void *mapForeign(int fd, uint64_t offset, size_t size, uint32_t tag);
+  /// Undoes mapForeign; false if `p` is not such a mapping's start.
+  bool unmapForeign(void *p);
 
   struct Range {
     char *base;
@@ -49,13 +61,19 @@ public:
   uint64_t used() const;
 
 private:
+  void *takeRange(size_t rounded);
+  void returnRange(uintptr_t start, size_t size);
+  void release(uintptr_t start, size_t size, bool foreign);
+
   char *base_ = nullptr;
   uint64_t capacity_ = 0;
+  int fd_ = -1;
   mutable std::mutex mutex_;
   struct Block {
     size_t requested;
     size_t rounded;
     uint32_t tag;
+    bool foreign; // a mapping of another process's memory
   };
   std::map<uintptr_t, Block> live_;  // start -> sizes
   std::map<uintptr_t, size_t> free_; // start -> size, coalesced
