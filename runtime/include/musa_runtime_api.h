@@ -149,6 +149,13 @@ musaError_t musaEventSynchronize(musaEvent_t event);
 musaError_t musaEventElapsedTime(float *ms, musaEvent_t start, musaEvent_t end);
 musaError_t musaEventDestroy(musaEvent_t event);
 
+/* inter-process handles */
+musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *devPtr);
+musaError_t musaIpcOpenMemHandle(void **devPtr, musaIpcMemHandle_t handle, unsigned int flags);
+musaError_t musaIpcCloseMemHandle(void *devPtr);
+musaError_t musaIpcGetEventHandle(musaIpcEventHandle_t *handle, musaEvent_t event);
+musaError_t musaIpcOpenEventHandle(musaEvent_t *event, musaIpcEventHandle_t handle);
+
 /* launch */
 musaError_t musaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, musaStream_t stream);

@@ -19,10 +19,7 @@ double hostNowMs() {
 constexpr unsigned KnownEventFlags =
     musaEventBlockingSync | musaEventDisableTiming | musaEventInterprocess;
 
-std::shared_ptr<EventStamp> currentStamp(Event &event) {
-  std::lock_guard lock(event.mutex);
-  return event.stamp;
-}
+std::shared_ptr<EventStamp> currentStamp(Event &event) { return event.latestStamp(); }
 
 musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags) {
   if (flags & ~unsigned(musaEventRecordExternal))
@@ -35,11 +32,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
     return musaErrorInvalidResourceHandle;
   if (stream->device != event->device)
     return musaErrorInvalidResourceHandle; // CUDA: event and stream must share a context
-  auto stamp = std::make_shared<EventStamp>();
-  {
-    std::lock_guard lock(event->mutex);
-    event->stamp = stamp;
-  }
+  std::shared_ptr<EventStamp> stamp = event->newStamp();
   stream->device->submit(*stream, [stamp] { stamp->complete(hostNowMs()); });
   return musaSuccess;
 }
@@ -56,7 +49,10 @@ extern "C" musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return musaErrorNoDevice;
-    *event = reinterpret_cast<musaEvent_t>(d->createEvent(flags));
+    Event *created = d->createEvent(flags);
+    if (!created)
+      return musaErrorMemoryAllocation; // no shared page for an interprocess event
+    *event = reinterpret_cast<musaEvent_t>(created);
     return musaSuccess;
   });
 }

@@ -2,6 +2,7 @@
 #include "Runtime.h"
 
 #include "FatBinaryRegistry.h"
+#include "SharedEvent.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -105,10 +106,15 @@ void Device::reset() {
   sticky_ = musaSuccess;
 }
 
-Event *Device::createEvent(unsigned eventFlags) {
+Event *Device::createEvent(unsigned eventFlags, std::shared_ptr<SharedEventPage> shared) {
   auto event = std::make_unique<Event>();
   event->device = this;
   event->flags = eventFlags;
+  if (eventFlags & musaEventInterprocess) {
+    event->shared = shared ? std::move(shared) : SharedEventPage::create();
+    if (!event->shared)
+      return nullptr;
+  }
   std::lock_guard lock(eventsMutex_);
   Event *raw = event.release();
   events_.insert(raw);
@@ -130,7 +136,22 @@ bool Device::ownsEvent(const Event *event) {
   return events_.count(const_cast<Event *>(event)) != 0;
 }
 
-void EventStamp::complete(double timeMs) {
+std::shared_ptr<EventStamp> Event::newStamp() {
+  std::shared_ptr<EventStamp> next =
+      shared ? shared->stampForNextRecord() : std::make_shared<LocalStamp>();
+  std::lock_guard lock(mutex);
+  stamp = next;
+  return next;
+}
+
+std::shared_ptr<EventStamp> Event::latestStamp() {
+  if (shared)
+    return shared->stampForLatestRecord();
+  std::lock_guard lock(mutex);
+  return stamp;
+}
+
+void LocalStamp::complete(double timeMs) {
   {
     std::lock_guard lock(mutex_);
     timeMs_ = timeMs;
@@ -139,12 +160,12 @@ void EventStamp::complete(double timeMs) {
   doneCv_.notify_all();
 }
 
-bool EventStamp::done() const {
+bool LocalStamp::done() const {
   std::lock_guard lock(mutex_);
   return done_;
 }
 
-void EventStamp::wait() const {
+void LocalStamp::wait() const {
   std::unique_lock lock(mutex_);
   doneCv_.wait(lock, [&] { return done_; });
 }

@@ -26,7 +26,12 @@ namespace musa::rt {
 class Device;
 
 /// Allocation tags in DeviceMemory (what kind of device allocation a range is).
-enum AllocationTag : uint32_t { PlainAllocation = 0, ManagedAllocation = 1, ArrayAllocation = 2 };
+enum AllocationTag : uint32_t {
+  PlainAllocation = 0,
+  ManagedAllocation = 1,
+  ArrayAllocation = 2,
+  IpcAllocation = 3 // another process's memory, mapped by musaIpcOpenMemHandle
+};
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.
 struct Stream {
@@ -41,10 +46,20 @@ struct Stream {
 /// The point an event marks in a stream: completed when the stream's work before it is done.
 class EventStamp {
 public:
-  void complete(double timeMs);
-  bool done() const;
-  void wait() const;
-  double timeMs() const { return timeMs_; }
+  virtual ~EventStamp() = default;
+  virtual void complete(double timeMs) = 0;
+  virtual bool done() const = 0;
+  virtual void wait() const = 0;
+  virtual double timeMs() const = 0;
+};
+
+/// A stamp seen only by this process.
+class LocalStamp final : public EventStamp {
+public:
+  void complete(double timeMs) override;
+  bool done() const override;
+  void wait() const override;
+  double timeMs() const override { return timeMs_; }
 
 private:
   mutable std::mutex mutex_;
@@ -53,13 +68,22 @@ private:
   double timeMs_ = 0;
 };
 
+class SharedEventPage; // interprocess event state (SharedEvent.h)
+
 /// An event. Each record replaces the stamp; waits hold the stamp they saw, so destroying or
-/// re-recording an event never disturbs work already waiting on it.
+/// re-recording an event never disturbs work already waiting on it. An interprocess event
+/// keeps its state in a page shared with the processes that opened its handle.
 struct Event {
   Device *device = nullptr;
   unsigned flags = musaEventDefault;
   std::mutex mutex;
-  std::shared_ptr<EventStamp> stamp; // null until first recorded
+  std::shared_ptr<EventStamp> stamp; // local events: null until first recorded
+  std::shared_ptr<SharedEventPage> shared; // interprocess events
+
+  /// A stamp for a new record of this event.
+  std::shared_ptr<EventStamp> newStamp();
+  /// The stamp of the latest record (in any process, for interprocess events), or null.
+  std::shared_ptr<EventStamp> latestStamp();
 };
 
 class Device {
@@ -91,7 +115,8 @@ public:
   /// error.
   void reset();
 
-  Event *createEvent(unsigned flags);
+  /// Interprocess events get a fresh shared page unless `shared` (an opened handle) is given.
+  Event *createEvent(unsigned flags, std::shared_ptr<SharedEventPage> shared = nullptr);
   bool destroyEvent(Event *event);
   bool ownsEvent(const Event *event);
 
