@@ -2,6 +2,8 @@
 # One-command set-up for a fresh Debian 12 machine (run as root, or with sudo available):
 #   cmake/quickstart.sh demo   install what is missing, build, compile and run the vector-add demo
 #   cmake/quickstart.sh test   install what is missing, build, run the whole test suite
+#   cmake/quickstart.sh asan   the same in a separate AddressSanitizer build (build-asan)
+#   cmake/quickstart.sh tsan   the same in a separate ThreadSanitizer build (build-tsan)
 # Environment: BUILD_DIR (default build), JOBS (default: number of cores),
 #              CTEST_ARGS (extra ctest arguments, e.g. "-LE benchmark").
 set -eu
@@ -12,7 +14,7 @@ jobs=${JOBS:-$(nproc)}
 
 packages="clang-19 llvm-19-dev libtbb-dev libboost-context-dev googletest libgtest-dev
           cmake ninja-build g++ zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
-          libcurl4-openssl-dev"
+          libcurl4-openssl-dev libclang-rt-19-dev"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -25,7 +27,18 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 fi
 
-cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+sanitize=""
+case "$mode" in
+asan) sanitize=address; build=${BUILD_DIR:-$top/build-asan} ;;
+tsan) sanitize=thread; build=${BUILD_DIR:-$top/build-tsan} ;;
+esac
+if [ -n "$sanitize" ]; then
+  cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_C_COMPILER=clang-19 \
+        -DMUSA_SIM_SANITIZE=$sanitize >/dev/null
+else
+  cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
 ninja -C "$build" -j "$jobs"
 
 case "$mode" in
@@ -38,8 +51,16 @@ test)
   # shellcheck disable=SC2086
   ctest --output-on-failure -j "$jobs" ${CTEST_ARGS:-}
   ;;
+asan|tsan)
+  cd "$build"
+  # Sanitizer runs skip the benchmark (its timings mean nothing there).
+  export TSAN_OPTIONS="suppressions=$top/cmake/tsan.supp ${TSAN_OPTIONS:-}"
+  export ASAN_OPTIONS="handle_segv=0:allow_user_segv_handler=1 ${ASAN_OPTIONS:-}"
+  # shellcheck disable=SC2086
+  ctest --output-on-failure -j "$jobs" -LE benchmark ${CTEST_ARGS:-}
+  ;;
 *)
-  echo "usage: $0 demo|test" >&2
+  echo "usage: $0 demo|test|asan|tsan" >&2
   exit 2
   ;;
 esac

@@ -262,6 +262,8 @@ int main(int argc, char **argv) {
   for (const std::string &f : o.compileFlags)
     if (f == "-g" || f.rfind("-fsanitize", 0) == 0)
       link.push_back(f);
+  if (*MUSA_SIM_LINK_SANITIZER)
+    link.push_back(MUSA_SIM_LINK_SANITIZER);
   link.insert(link.end(), {"-o", o.output.empty() ? "a.out" : o.output});
   return run(link, o.verbose);
 }

@@ -4,6 +4,8 @@
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/FiberStackPool.h"
 
+#include "SanitizerFibers.h"
+
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstdio>
@@ -28,6 +30,8 @@ struct SimThread {
   ctx::fcontext_t self = nullptr;
   ctx::fcontext_t scheduler = nullptr;
   ThreadState state = ThreadState::Ready;
+  SanitizerFiber fiber;          // this GPU thread's stack
+  SanitizerFiber *schedulerFiber = nullptr; // the worker's stack it returns to
 };
 
 struct BlockRun {
@@ -65,10 +69,12 @@ std::string dims(const uint32_t v[3]) {
 
 void fiberMain(ctx::transfer_t t) {
   auto *thread = static_cast<SimThread *>(t.data);
+  afterSwitch(thread->fiber, thread->schedulerFiber);
   thread->scheduler = t.fctx;
   auto *run = static_cast<BlockRun *>(thread->context.block);
   run->launch->kernel->thread(run->launch->args, &thread->context);
   thread->state = ThreadState::Exited;
+  beforeSwitch(thread->fiber, *thread->schedulerFiber, true);
   ctx::jump_fcontext(thread->scheduler, nullptr);
   std::abort(); // an exited fiber is never resumed
 }
@@ -91,6 +97,10 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
 void scheduleFibers(void *arg) {
   auto *run = static_cast<BlockRun *>(arg);
   std::vector<SimThread> &threads = *run->threads;
+  SanitizerFiber worker;
+  worker.adoptCurrent();
+  for (SimThread &t : threads)
+    t.schedulerFiber = &worker;
   bool anyExited = false;
   for (;;) {
     size_t waiting = 0;
@@ -98,7 +108,9 @@ void scheduleFibers(void *arg) {
       if (t.state != ThreadState::Ready)
         continue;
       run->current = &t;
+      beforeSwitch(worker, t.fiber);
       ctx::transfer_t back = ctx::jump_fcontext(t.self, &t);
+      afterSwitch(worker, nullptr);
       t.self = back.fctx;
     }
     run->current = nullptr;
@@ -173,9 +185,12 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
       t.context.laneId = uint32_t(i % uint32_t(launch.warpSize));
       t.state = ThreadState::Ready;
       t.self = ctx::make_fcontext(pool[i].top(), pool[i].size, fiberMain);
+      t.fiber.create(pool[i].top() - pool[i].size, pool[i].size);
     }
     run.threads = &threads;
     clean = runGuarded(scheduleFibers, &run, fault);
+    for (size_t i = 0; i < n; ++i)
+      threads[i].fiber.destroy();
   }
 
   if (clean && run.outcome.ok())
@@ -225,6 +240,8 @@ extern "C" void __musa_sim_barrier(musa::sim::ThreadContext *context) {
                                 "(simulator bug)");
   auto *thread = reinterpret_cast<SimThread *>(context);
   thread->state = musa::sim::ThreadState::AtBarrier;
+  musa::sim::beforeSwitch(thread->fiber, *thread->schedulerFiber);
   auto back = boost::context::detail::jump_fcontext(thread->scheduler, nullptr);
+  musa::sim::afterSwitch(thread->fiber, thread->schedulerFiber);
   thread->scheduler = back.fctx;
 }
