@@ -55,7 +55,8 @@ asan|tsan)
   cd "$build"
   # Sanitizer runs skip the benchmark (its timings mean nothing there).
   export TSAN_OPTIONS="suppressions=$top/cmake/tsan.supp ${TSAN_OPTIONS:-}"
-  export ASAN_OPTIONS="handle_segv=0:allow_user_segv_handler=1 ${ASAN_OPTIONS:-}"
+  # Device faults are ours to catch: ASan must leave SIGSEGV to the simulator.
+  export ASAN_OPTIONS="handle_segv=0:allow_user_segv_handler=1:detect_stack_use_after_return=0 ${ASAN_OPTIONS:-}"
   # shellcheck disable=SC2086
   ctest --output-on-failure -j "$jobs" -LE benchmark ${CTEST_ARGS:-}
   ;;

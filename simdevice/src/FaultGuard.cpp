@@ -1,11 +1,17 @@
 // Signal handling that turns faults in device code into recorded launch errors.
 #include "musa/sim/FaultGuard.h"
 
+#include "SanitizerFibers.h"
+
 #include <csetjmp>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
+#if MUSA_SIM_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace musa::sim {
 
@@ -17,10 +23,45 @@ struct sigaction previous[3];
 thread_local sigjmp_buf *currentJump = nullptr;
 thread_local SignalFault pendingFault;
 
+/// The worker's own stack, which a fault jumps back to (AddressSanitizer must be told: the
+/// jump may leave a fiber stack, and frames it abandons stay poisoned otherwise).
+struct WorkerStack {
+  char *bottom = nullptr;
+  size_t size = 0;
+  WorkerStack() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void *addr = nullptr;
+      pthread_attr_getstack(&attr, &addr, &size);
+      bottom = static_cast<char *>(addr);
+      pthread_attr_destroy(&attr);
+    }
+  }
+};
+
+void announceJumpToWorker() {
+#if MUSA_SIM_ASAN
+  thread_local WorkerStack stack;
+  __sanitizer_start_switch_fiber(nullptr, stack.bottom, stack.size);
+#endif
+}
+
+void landedOnWorker() {
+#if MUSA_SIM_ASAN
+  thread_local WorkerStack stack;
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+  // Everything below this frame is dead; unpoison what the abandoned frames left behind.
+  char *here = static_cast<char *>(__builtin_frame_address(0));
+  if (stack.bottom && here > stack.bottom)
+    __asan_unpoison_memory_region(stack.bottom, size_t(here - stack.bottom));
+#endif
+}
+
 void onFault(int sig, siginfo_t *info, void *uctx) {
   if (sigjmp_buf *jump = currentJump) {
     pendingFault.kind = sig == SIGFPE ? FaultKind::ArithmeticTrap : FaultKind::IllegalAddress;
     pendingFault.address = info->si_addr;
+    announceJumpToWorker();
     siglongjmp(*jump, 1);
   }
   // Not ours: hand over to whoever was installed before us, else die the default way.
@@ -81,6 +122,7 @@ bool runGuarded(void (*fn)(void *), void *arg, SignalFault &fault) {
   sigjmp_buf jump;
   sigjmp_buf *outer = currentJump;
   if (sigsetjmp(jump, 1) != 0) {
+    landedOnWorker();
     currentJump = outer;
     fault = std::move(pendingFault);
     pendingFault = SignalFault();
@@ -99,6 +141,7 @@ void raiseDeviceFault(FaultKind kind, std::string message) {
   pendingFault.kind = kind;
   pendingFault.address = nullptr;
   pendingFault.message = std::move(message);
+  announceJumpToWorker();
   siglongjmp(*jump, 1);
 }
 

@@ -138,5 +138,9 @@ int main() {
   CHECK_MUSA(musaStreamDestroy(stream));
   free(h_data);
   free(h_existing);
+  free(h2);
+  free(back2);
+  free(h3);
+  free(back3);
   return finish("guide_memory");
 }

@@ -50,5 +50,11 @@ int main() {
       if (C[r * N + c] != expect && bad++ < 5)
         CHECK(false, "C[%d][%d] = %f, expected %f", r, c, C[r * N + c], expect);
     }
+  free(A);
+  free(B);
+  free(C);
+  musaFree(dA);
+  musaFree(dB);
+  musaFree(dC);
   return finish("tiled_matmul");
 }
