@@ -27,7 +27,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
   Event *event = Runtime::get().resolveEvent(handle);
   if (!event)
     return musaErrorInvalidResourceHandle;
-  Stream *stream = Runtime::get().resolveStream(streamHandle);
+  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
   if (!stream)
     return musaErrorInvalidResourceHandle;
   if (stream->device != event->device)
@@ -128,7 +128,7 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
   return apiCall([&] {
     if (flags & ~unsigned(musaEventWaitExternal))
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(streamHandle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
     Event *event = Runtime::get().resolveEvent(handle);
     if (!stream || !event)
       return musaErrorInvalidResourceHandle;

@@ -60,7 +60,7 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
   if (!func)
     return musaErrorInvalidDeviceFunction;
   Runtime &rt = Runtime::get();
-  Stream *stream = rt.resolveStream(handle);
+  std::shared_ptr<Stream> stream = rt.resolveStream(handle);
   if (!stream)
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
   Device &device = *stream->device;

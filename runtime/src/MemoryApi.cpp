@@ -118,7 +118,7 @@ extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, in
       return e;
     if (dstDevice != musaCpuDeviceId && !Runtime::get().device(dstDevice))
       return musaErrorInvalidDevice;
-    Stream *stream = Runtime::get().resolveStream(streamHandle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     // Migration has nothing to move (one memory); the prefetch still takes its place in the

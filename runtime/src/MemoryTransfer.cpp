@@ -53,7 +53,7 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   for (Device *d : {dd, sd})
     if (d && d->stickyError())
       return d->stickyError();
-  Stream *stream = rt.resolveStream(streamHandle);
+  std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
   if (!stream)
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
   auto *to = static_cast<char *>(dst);
@@ -81,7 +81,7 @@ musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t
     return musaErrorInvalidValue;
   if (musaError_t e = device->stickyError())
     return e;
-  Stream *stream = Runtime::get().resolveStream(streamHandle);
+  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
   if (!stream)
     return musaErrorInvalidResourceHandle;
   auto *to = static_cast<char *>(dst);

@@ -13,67 +13,72 @@ namespace musa::rt {
 Device::Device(int ordinal, sim::DeviceProfile profile)
     : ordinal_(ordinal), profile_(std::move(profile)),
       memory_(std::make_unique<sim::DeviceMemory>(profile_.totalGlobalMem)),
-      legacy_(std::make_unique<Stream>()) {
+      legacy_(std::make_shared<Stream>()) {
   legacy_->device = this;
   legacy_->legacy = true;
 }
 
 uint64_t Device::submit(Stream &stream, std::function<void()> op) {
-  std::vector<std::pair<sim::StreamQueue *, uint64_t>> waits;
+  // Each wait holds its stream, so a stream destroyed meanwhile stays alive until then.
+  std::vector<std::pair<std::shared_ptr<Stream>, uint64_t>> waits;
   if (stream.legacy) {
     std::lock_guard lock(streamsMutex_);
-    for (Stream *s : streams_)
+    for (auto &[raw, s] : streams_)
       if (!(s->flags & musaStreamNonBlocking))
-        waits.push_back({&s->queue, s->queue.lastTicket()});
+        waits.push_back({s, s->queue.lastTicket()});
   } else if (!(stream.flags & musaStreamNonBlocking)) {
-    waits.push_back({&legacy_->queue, legacy_->queue.lastTicket()});
+    waits.push_back({legacy_, legacy_->queue.lastTicket()});
   }
   if (waits.empty())
     return stream.queue.enqueue(std::move(op));
   return stream.queue.enqueue([waits = std::move(waits), op = std::move(op)] {
-    for (auto [queue, ticket] : waits)
-      queue->waitUntil(ticket);
+    for (auto &[other, ticket] : waits)
+      other->queue.waitUntil(ticket);
     op();
   });
 }
 
 void Device::synchronize() {
   legacy_->queue.synchronize();
-  std::vector<Stream *> streams;
+  std::vector<std::shared_ptr<Stream>> streams;
   {
     std::lock_guard lock(streamsMutex_);
-    streams.assign(streams_.begin(), streams_.end());
+    for (auto &entry : streams_)
+      streams.push_back(entry.second);
   }
-  for (Stream *s : streams)
+  for (auto &s : streams)
     s->queue.synchronize();
 }
 
-Stream *Device::createStream(unsigned flags, int priority, bool perThread) {
-  auto stream = std::make_unique<Stream>();
+std::shared_ptr<Stream> Device::createStream(unsigned flags, int priority, bool perThread) {
+  auto stream = std::make_shared<Stream>();
   stream->device = this;
   stream->flags = flags;
   stream->priority = priority;
   stream->perThread = perThread;
   std::lock_guard lock(streamsMutex_);
-  Stream *raw = stream.release();
-  streams_.insert(raw);
-  return raw;
+  streams_[stream.get()] = stream;
+  return stream;
 }
 
 bool Device::destroyStream(Stream *stream) {
+  std::shared_ptr<Stream> owned;
   {
     std::lock_guard lock(streamsMutex_);
-    if (!streams_.erase(stream))
+    auto it = streams_.find(stream);
+    if (it == streams_.end())
       return false;
+    owned = std::move(it->second);
+    streams_.erase(it);
   }
-  // Pending work completes first (the queue's destructor drains it).
-  std::unique_ptr<Stream> owned(stream);
+  // Returns at once; pending work still completes (the last holder's queue drains it).
   return true;
 }
 
-bool Device::ownsStream(const Stream *stream) {
+std::shared_ptr<Stream> Device::findStream(const Stream *stream) {
   std::lock_guard lock(streamsMutex_);
-  return streams_.count(const_cast<Stream *>(stream)) != 0;
+  auto it = streams_.find(stream);
+  return it == streams_.end() ? nullptr : it->second;
 }
 
 void Device::setStickyError(musaError_t error) {
@@ -83,13 +88,10 @@ void Device::setStickyError(musaError_t error) {
 
 void Device::reset() {
   synchronize();
-  std::set<Stream *> streams;
   {
     std::lock_guard lock(streamsMutex_);
-    streams.swap(streams_);
+    streams_.clear(); // holders elsewhere keep theirs alive until done
   }
-  for (Stream *s : streams)
-    std::unique_ptr<Stream> owned(s);
   std::set<Event *> events;
   {
     std::lock_guard lock(eventsMutex_);
@@ -198,7 +200,7 @@ thread_local int threadDevice = 0;
 /// The calling thread's per-thread default stream on each device (created on first use; the
 /// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one).
 struct PerThreadStreams {
-  std::map<Device *, Stream *> byDevice;
+  std::map<Device *, std::shared_ptr<Stream>> byDevice;
 };
 thread_local PerThreadStreams perThreadStreams;
 
@@ -236,22 +238,22 @@ Device *Runtime::currentDevice() { return device(threadDevice); }
 int Runtime::currentOrdinal() const { return threadDevice; }
 void Runtime::setCurrentOrdinal(int ordinal) { threadDevice = ordinal; }
 
-Stream *Runtime::resolveStream(musaStream_t handle) {
+std::shared_ptr<Stream> Runtime::resolveStream(musaStream_t handle) {
   Device *current = currentDevice();
   if (!current)
     return nullptr;
   if (handle == nullptr || handle == musaStreamLegacy)
-    return &current->legacyStream();
+    return current->legacyStreamHandle();
   if (handle == musaStreamPerThread) {
-    Stream *&mine = perThreadStreams.byDevice[current];
-    if (!mine || !current->ownsStream(mine))
+    std::shared_ptr<Stream> &mine = perThreadStreams.byDevice[current];
+    if (!mine || !current->findStream(mine.get()))
       mine = current->createStream(musaStreamDefault, 0, true);
     return mine;
   }
-  auto *stream = reinterpret_cast<Stream *>(handle);
+  auto *stream = reinterpret_cast<const Stream *>(handle);
   for (auto &d : devices_)
-    if (d->ownsStream(stream))
-      return stream;
+    if (auto live = d->findStream(stream))
+      return live;
   return nullptr;
 }
 

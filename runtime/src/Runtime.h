@@ -94,6 +94,7 @@ public:
   const sim::DeviceProfile &profile() const { return profile_; }
   sim::DeviceMemory &memory() { return *memory_; }
   Stream &legacyStream() { return *legacy_; }
+  const std::shared_ptr<Stream> &legacyStreamHandle() { return legacy_; }
 
   /// Enqueues `op` on `stream` with legacy-default-stream ordering: work on the legacy stream
   /// waits for all earlier work on blocking streams, and work on a blocking stream waits for
@@ -103,10 +104,13 @@ public:
   /// Waits for all work on all of this device's streams.
   void synchronize();
 
-  Stream *createStream(unsigned flags, int priority, bool perThread = false);
+  /// Streams are shared: work that waits on a stream, and API calls using it, keep it alive
+  /// while a concurrent musaStreamDestroy removes it from the table.
+  std::shared_ptr<Stream> createStream(unsigned flags, int priority, bool perThread = false);
   /// False if `stream` is not a live stream of this device.
   bool destroyStream(Stream *stream);
-  bool ownsStream(const Stream *stream);
+  /// The live stream `stream` points to, or null.
+  std::shared_ptr<Stream> findStream(const Stream *stream);
 
   /// The sticky error of a device fault, or musaSuccess.
   musaError_t stickyError() const { return sticky_.load(); }
@@ -129,9 +133,9 @@ private:
   int ordinal_;
   sim::DeviceProfile profile_;
   std::unique_ptr<sim::DeviceMemory> memory_;
-  std::unique_ptr<Stream> legacy_;
+  std::shared_ptr<Stream> legacy_;
   std::mutex streamsMutex_;
-  std::set<Stream *> streams_; // user and per-thread streams, owned
+  std::map<const Stream *, std::shared_ptr<Stream>> streams_; // user and per-thread streams
   std::mutex eventsMutex_;
   std::set<Event *> events_; // owned
   std::atomic<musaError_t> sticky_{musaSuccess};
@@ -153,7 +157,7 @@ public:
   /// Resolves a stream handle: 0 and musaStreamLegacy name the current device's legacy
   /// stream, musaStreamPerThread the calling thread's own stream. Null if the handle is not a
   /// live stream.
-  Stream *resolveStream(musaStream_t handle);
+  std::shared_ptr<Stream> resolveStream(musaStream_t handle);
   /// A live event, or null.
   Event *resolveEvent(musaEvent_t handle);
 

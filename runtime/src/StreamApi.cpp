@@ -18,7 +18,7 @@ musaError_t createStream(musaStream_t *stream, unsigned flags, int priority) {
   if (!d)
     return musaErrorNoDevice;
   priority = std::clamp(priority, GreatestPriority, LeastPriority);
-  *stream = reinterpret_cast<musaStream_t>(d->createStream(flags, priority));
+  *stream = reinterpret_cast<musaStream_t>(d->createStream(flags, priority).get());
   return musaSuccess;
 }
 } // namespace
@@ -49,7 +49,7 @@ extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority)
   return apiCall([&] {
     if (!priority)
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     *priority = stream->priority;
@@ -61,7 +61,7 @@ extern "C" musaError_t musaStreamGetFlags(musaStream_t handle, unsigned int *fla
   return apiCall([&] {
     if (!flags)
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     *flags = stream->flags;
@@ -73,7 +73,7 @@ extern "C" musaError_t musaStreamGetDevice(musaStream_t handle, int *device) {
   return apiCall([&] {
     if (!device)
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     *device = stream->device->ordinal();
@@ -86,7 +86,7 @@ extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCall
   return apiCall([&] {
     if (!callback || flags != 0)
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     // Runs on the stream's worker once all earlier work is done; reports the device's state.
@@ -100,7 +100,7 @@ extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, 
   return apiCall([&] {
     if (!fn)
       return musaErrorInvalidValue;
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     Device *device = stream->device;
@@ -130,7 +130,7 @@ extern "C" musaError_t musaStreamDestroy(musaStream_t handle) {
 
 extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
   return apiCall([&] {
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     stream->queue.synchronize();
@@ -140,7 +140,7 @@ extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
 
 extern "C" musaError_t musaStreamQuery(musaStream_t handle) {
   return apiCall([&] {
-    Stream *stream = Runtime::get().resolveStream(handle);
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
     if (musaError_t e = stream->device->stickyError())

@@ -97,8 +97,7 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
 void scheduleFibers(void *arg) {
   auto *run = static_cast<BlockRun *>(arg);
   std::vector<SimThread> &threads = *run->threads;
-  SanitizerFiber worker;
-  worker.adoptCurrent();
+  SanitizerFiber worker; // bounds filled in by the first fiber's afterSwitch
   for (SimThread &t : threads)
     t.schedulerFiber = &worker;
   bool anyExited = false;
@@ -189,8 +188,6 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
     }
     run.threads = &threads;
     clean = runGuarded(scheduleFibers, &run, fault);
-    for (size_t i = 0; i < n; ++i)
-      threads[i].fiber.destroy();
   }
 
   if (clean && run.outcome.ok())

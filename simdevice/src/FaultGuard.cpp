@@ -115,6 +115,9 @@ void prepareFaultHandling() {
   std::call_once(once, installHandlers);
   thread_local AltStack altStack;
   (void)altStack;
+  // Construct this thread's fault record now: first use inside the signal handler would
+  // allocate (registering its thread-exit destructor), which is not signal-safe.
+  pendingFault.address = nullptr;
 }
 
 bool runGuarded(void (*fn)(void *), void *arg, SignalFault &fault) {

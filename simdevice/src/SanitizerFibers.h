@@ -1,6 +1,10 @@
-// Tells AddressSanitizer and ThreadSanitizer about fiber switches, so sanitizer builds see a
-// GPU thread's stack as a stack and each fiber as its own logical thread. Compiles to nothing
-// in ordinary builds.
+// Tells AddressSanitizer about fiber switches, so ASan builds see a GPU thread's stack as a
+// stack. Compiles to nothing in ordinary builds.
+//
+// ThreadSanitizer is deliberately not told: with its fiber API (__tsan_switch_to_fiber) TSan
+// crashed inside its stack depot once oneTBB tasks finished on a worker that had run fibers.
+// Unannotated, TSan sees a block's fibers as the one worker thread that runs them, which is
+// exact: they run one at a time and hand over only at barriers, on that thread.
 #pragma once
 
 #include <cstddef>
@@ -9,52 +13,26 @@
 #if __has_feature(address_sanitizer)
 #define MUSA_SIM_ASAN 1
 #endif
-#if __has_feature(thread_sanitizer)
-#define MUSA_SIM_TSAN 1
-#endif
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define MUSA_SIM_ASAN 1
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define MUSA_SIM_TSAN 1
 #endif
 
 #if MUSA_SIM_ASAN
 #include <sanitizer/common_interface_defs.h>
 #endif
-#if MUSA_SIM_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
 
 namespace musa::sim {
 
-/// One side of a switch: a stack (for ASan) and a logical thread (for TSan).
+/// One side of a switch: a stack.
 struct SanitizerFiber {
   const void *stackBottom = nullptr;
   size_t stackSize = 0;
   void *asanFakeStack = nullptr;
-  void *tsanFiber = nullptr;
 
-  /// The currently running context (the worker's own stack).
-  void adoptCurrent() {
-#if MUSA_SIM_TSAN
-    tsanFiber = __tsan_get_current_fiber();
-#endif
-  }
   void create(const void *bottom, size_t size) {
     stackBottom = bottom;
     stackSize = size;
-#if MUSA_SIM_TSAN
-    tsanFiber = __tsan_create_fiber(0);
-#endif
-  }
-  void destroy() {
-#if MUSA_SIM_TSAN
-    if (tsanFiber)
-      __tsan_destroy_fiber(tsanFiber);
-    tsanFiber = nullptr;
-#endif
   }
 };
 
@@ -63,9 +41,6 @@ inline void beforeSwitch(SanitizerFiber &from, SanitizerFiber &to, bool leaving 
 #if MUSA_SIM_ASAN
   __sanitizer_start_switch_fiber(leaving ? nullptr : &from.asanFakeStack, to.stackBottom,
                                  to.stackSize);
-#endif
-#if MUSA_SIM_TSAN
-  __tsan_switch_to_fiber(to.tsanFiber, 0);
 #endif
   (void)from;
   (void)to;

@@ -183,3 +183,32 @@ TEST(StreamApi, PerThreadDefaultStreamIsOnePerThread) {
   gate.open = true;
   EXPECT_EQ(musaStreamSynchronize(musaStreamPerThread), musaSuccess);
 }
+
+TEST(StreamApi, ManyHostThreadsCallTheApiAtOnce) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([t, &failures] {
+      for (int i = 0; i < 20; ++i) {
+        musaStream_t s;
+        musaEvent_t e;
+        int *d = nullptr;
+        std::vector<int> in(256, t * 1000 + i), out(256, 0);
+        bool ok = musaStreamCreateWithFlags(&s, i % 2 ? musaStreamNonBlocking : 0) == musaSuccess &&
+                  musaEventCreate(&e) == musaSuccess && musaMalloc(&d, 1024) == musaSuccess &&
+                  musaMemcpyAsync(d, in.data(), 1024, musaMemcpyHostToDevice, s) == musaSuccess &&
+                  musaEventRecord(e, s) == musaSuccess &&
+                  musaStreamWaitEvent(musaStreamPerThread, e, 0) == musaSuccess &&
+                  musaMemcpyAsync(out.data(), d, 1024, musaMemcpyDeviceToHost,
+                                  musaStreamPerThread) == musaSuccess &&
+                  musaStreamSynchronize(musaStreamPerThread) == musaSuccess && out == in &&
+                  musaEventDestroy(e) == musaSuccess && musaStreamDestroy(s) == musaSuccess &&
+                  musaFree(d) == musaSuccess;
+        if (!ok)
+          ++failures;
+      }
+    });
+  for (auto &th : threads)
+    th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
