@@ -12,6 +12,7 @@
 #include "musa_driver_types.h"
 #include "musa_runtime_api.h"
 #include "musa_builtin_vars.h"
+#include "musa_device_functions.h"
 
 #if defined(__CUDA__)
 /* Device side of assert(): glibc's macro calls __assert_fail, which on the device becomes the

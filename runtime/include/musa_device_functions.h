@@ -1,0 +1,411 @@
+/* musa_device_functions.h - the device math library, integer and bit intrinsics, atomics and
+ * fences for MUSA sources.
+ *
+ * Device functions are static, always-inlined wrappers around clang builtins: the device pass
+ * turns them into LLVM intrinsics or libm calls (llvm.sin.f32, erf, ...), which kernel-jit
+ * compiles for the host, where libm computes them. So results match the host's correctly
+ * rounded libm rather than a GPU's (documented ULP differences of the hardware library are
+ * not modelled). Overloads by target (__device__ vs the host declarations of <math.h>) are how
+ * clang's CUDA mode lets one name mean a device and a host function. */
+#ifndef __MUSA_DEVICE_FUNCTIONS_H__
+#define __MUSA_DEVICE_FUNCTIONS_H__
+#if defined(__CUDA__)
+
+#include <math.h>
+#include <stdint.h>
+
+#define __MUSA_DEV static __device__ __forceinline__
+
+/* ---- float and double math: C spellings (sinf, sin) and C++ float overloads ----------- */
+#define __MUSA_MATH1(fn)                                                                     \
+  __MUSA_DEV float fn##f(float x) { return __builtin_##fn##f(x); }                          \
+  __MUSA_DEV double fn(double x) { return __builtin_##fn(x); }                              \
+  __MUSA_DEV float fn(float x) { return __builtin_##fn##f(x); }
+#define __MUSA_MATH2(fn)                                                                     \
+  __MUSA_DEV float fn##f(float x, float y) { return __builtin_##fn##f(x, y); }              \
+  __MUSA_DEV double fn(double x, double y) { return __builtin_##fn(x, y); }                 \
+  __MUSA_DEV float fn(float x, float y) { return __builtin_##fn##f(x, y); }
+__MUSA_MATH1(acos)
+__MUSA_MATH1(acosh)
+__MUSA_MATH1(asin)
+__MUSA_MATH1(asinh)
+__MUSA_MATH1(atan)
+__MUSA_MATH1(atanh)
+__MUSA_MATH1(cbrt)
+__MUSA_MATH1(ceil)
+__MUSA_MATH1(cos)
+__MUSA_MATH1(cosh)
+__MUSA_MATH1(erf)
+__MUSA_MATH1(erfc)
+__MUSA_MATH1(exp)
+__MUSA_MATH1(exp2)
+__MUSA_MATH1(expm1)
+__MUSA_MATH1(fabs)
+__MUSA_MATH1(floor)
+__MUSA_MATH1(lgamma)
+__MUSA_MATH1(log)
+__MUSA_MATH1(log10)
+__MUSA_MATH1(log1p)
+__MUSA_MATH1(log2)
+__MUSA_MATH1(logb)
+__MUSA_MATH1(nearbyint)
+__MUSA_MATH1(rint)
+__MUSA_MATH1(round)
+__MUSA_MATH1(sin)
+__MUSA_MATH1(sinh)
+__MUSA_MATH1(sqrt)
+__MUSA_MATH1(tan)
+__MUSA_MATH1(tanh)
+__MUSA_MATH1(tgamma)
+__MUSA_MATH1(trunc)
+__MUSA_MATH1(exp10)
+__MUSA_MATH2(atan2)
+__MUSA_MATH2(copysign)
+__MUSA_MATH2(fdim)
+__MUSA_MATH2(fmax)
+__MUSA_MATH2(fmin)
+__MUSA_MATH2(fmod)
+__MUSA_MATH2(hypot)
+__MUSA_MATH2(nextafter)
+__MUSA_MATH2(pow)
+__MUSA_MATH2(remainder)
+#undef __MUSA_MATH1
+#undef __MUSA_MATH2
+
+__MUSA_DEV float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+__MUSA_DEV double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+__MUSA_DEV float fma(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+__MUSA_DEV float frexpf(float x, int *e) { return __builtin_frexpf(x, e); }
+__MUSA_DEV double frexp(double x, int *e) { return __builtin_frexp(x, e); }
+__MUSA_DEV float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+__MUSA_DEV double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+__MUSA_DEV float scalbnf(float x, int e) { return __builtin_scalbnf(x, e); }
+__MUSA_DEV double scalbn(double x, int e) { return __builtin_scalbn(x, e); }
+__MUSA_DEV float modff(float x, float *i) { return __builtin_modff(x, i); }
+__MUSA_DEV double modf(double x, double *i) { return __builtin_modf(x, i); }
+__MUSA_DEV float remquof(float x, float y, int *q) { return __builtin_remquof(x, y, q); }
+__MUSA_DEV double remquo(double x, double y, int *q) { return __builtin_remquo(x, y, q); }
+__MUSA_DEV int ilogbf(float x) { return __builtin_ilogbf(x); }
+__MUSA_DEV int ilogb(double x) { return __builtin_ilogb(x); }
+__MUSA_DEV long lroundf(float x) { return __builtin_lroundf(x); }
+__MUSA_DEV long lround(double x) { return __builtin_lround(x); }
+__MUSA_DEV long long llroundf(float x) { return __builtin_llroundf(x); }
+__MUSA_DEV long long llround(double x) { return __builtin_llround(x); }
+__MUSA_DEV long lrintf(float x) { return __builtin_lrintf(x); }
+__MUSA_DEV long long llrintf(float x) { return __builtin_llrintf(x); }
+__MUSA_DEV float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
+__MUSA_DEV double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
+__MUSA_DEV float rcbrtf(float x) { return 1.0f / __builtin_cbrtf(x); }
+__MUSA_DEV double rcbrt(double x) { return 1.0 / __builtin_cbrt(x); }
+__MUSA_DEV float sinpif(float x) { return __builtin_sinf(3.14159265358979323846f * x); }
+__MUSA_DEV double sinpi(double x) { return __builtin_sin(3.14159265358979323846 * x); }
+__MUSA_DEV float cospif(float x) { return __builtin_cosf(3.14159265358979323846f * x); }
+__MUSA_DEV double cospi(double x) { return __builtin_cos(3.14159265358979323846 * x); }
+__MUSA_DEV void sincosf(float x, float *s, float *c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+__MUSA_DEV void sincos(double x, double *s, double *c) { *s = __builtin_sin(x); *c = __builtin_cos(x); }
+__MUSA_DEV void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+__MUSA_DEV void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
+__MUSA_DEV float norm3df(float a, float b, float c) { return __builtin_sqrtf(a * a + b * b + c * c); }
+__MUSA_DEV double norm3d(double a, double b, double c) { return __builtin_sqrt(a * a + b * b + c * c); }
+__MUSA_DEV float rhypotf(float x, float y) { return 1.0f / __builtin_hypotf(x, y); }
+__MUSA_DEV double rhypot(double x, double y) { return 1.0 / __builtin_hypot(x, y); }
+__MUSA_DEV float fdividef(float x, float y) { return x / y; }
+__MUSA_DEV float nanf(const char *) { return __builtin_nanf(""); }
+__MUSA_DEV double nan(const char *) { return __builtin_nan(""); }
+
+/* std:: spellings: re-declaring the names in std after the device overloads exist makes
+ * std::sin(x) in device code find them (<cmath> brought in only the host ones). */
+namespace std {
+using ::acos;
+using ::acosh;
+using ::asin;
+using ::asinh;
+using ::atan;
+using ::atanh;
+using ::cbrt;
+using ::ceil;
+using ::cos;
+using ::cosh;
+using ::erf;
+using ::erfc;
+using ::exp;
+using ::exp2;
+using ::expm1;
+using ::fabs;
+using ::floor;
+using ::lgamma;
+using ::log;
+using ::log10;
+using ::log1p;
+using ::log2;
+using ::logb;
+using ::nearbyint;
+using ::rint;
+using ::round;
+using ::sin;
+using ::sinh;
+using ::sqrt;
+using ::tan;
+using ::tanh;
+using ::tgamma;
+using ::trunc;
+using ::atan2;
+using ::copysign;
+using ::fdim;
+using ::fmax;
+using ::fmin;
+using ::fmod;
+using ::hypot;
+using ::nextafter;
+using ::pow;
+using ::remainder;
+using ::fma;
+using ::frexp;
+using ::ldexp;
+using ::scalbn;
+using ::modf;
+using ::remquo;
+using ::ilogb;
+using ::lround;
+using ::llround;
+} // namespace std
+
+/* erfinv/erfcinv: Giles' single-precision approximation refined by two Newton steps on erf,
+ * which brings it to the precision of the type (there is no libm counterpart). */
+__MUSA_DEV double erfinv(double y) {
+  if (y <= -1.0) return y == -1.0 ? -__builtin_inf() : __builtin_nan("");
+  if (y >= 1.0) return y == 1.0 ? __builtin_inf() : __builtin_nan("");
+  double w = -__builtin_log((1.0 - y) * (1.0 + y)), x;
+  if (w < 5.0) {
+    w -= 2.5;
+    x = 2.81022636e-08;
+    x = 3.43273939e-07 + x * w; x = -3.5233877e-06 + x * w; x = -4.39150654e-06 + x * w;
+    x = 0.00021858087 + x * w; x = -0.00125372503 + x * w; x = -0.00417768164 + x * w;
+    x = 0.246640727 + x * w; x = 1.50140941 + x * w;
+  } else {
+    w = __builtin_sqrt(w) - 3.0;
+    x = -0.000200214257;
+    x = 0.000100950558 + x * w; x = 0.00134934322 + x * w; x = -0.00367342844 + x * w;
+    x = 0.00573950773 + x * w; x = -0.0076224613 + x * w; x = 0.00943887047 + x * w;
+    x = 1.00167406 + x * w; x = 2.83297682 + x * w;
+  }
+  x *= y;
+  for (int i = 0; i < 2; ++i) // Newton: d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
+    x -= (__builtin_erf(x) - y) / (1.1283791670955126 * __builtin_exp(-x * x));
+  return x;
+}
+__MUSA_DEV float erfinvf(float y) { return (float)erfinv((double)y); }
+__MUSA_DEV double erfcinv(double y) { return erfinv(1.0 - y); }
+__MUSA_DEV float erfcinvf(float y) { return (float)erfinv(1.0 - (double)y); }
+__MUSA_DEV double normcdf(double x) { return 0.5 * __builtin_erfc(-x * 0.7071067811865476); }
+__MUSA_DEV float normcdff(float x) { return 0.5f * __builtin_erfcf(-x * 0.70710678f); }
+__MUSA_DEV double normcdfinv(double p) { return -1.4142135623730951 * erfcinv(2.0 * p); }
+__MUSA_DEV float normcdfinvf(float p) { return (float)normcdfinv((double)p); }
+
+/* classification: the C macros (isnan, ...) already work on both sides via builtins; these are
+ * the CUDA function forms. */
+__MUSA_DEV int __isnanf(float x) { return __builtin_isnan(x); }
+__MUSA_DEV int __isinff(float x) { return __builtin_isinf(x); }
+__MUSA_DEV int __finitef(float x) { return __builtin_isfinite(x); }
+__MUSA_DEV int __isnan(double x) { return __builtin_isnan(x); }
+__MUSA_DEV int __isinf(double x) { return __builtin_isinf(x); }
+__MUSA_DEV int __finite(double x) { return __builtin_isfinite(x); }
+__MUSA_DEV int __signbitf(float x) { return __builtin_signbit(x); }
+__MUSA_DEV int __signbit(double x) { return __builtin_signbit(x); }
+
+/* ---- fast and rounding-mode intrinsics ------------------------------------------------- */
+/* The fast forms compute the accurate result (a superset of the hardware's guarantee). The
+ * _rz/_ru/_rd forms compute round-to-nearest: directed rounding is not modelled. */
+__MUSA_DEV float __expf(float x) { return __builtin_expf(x); }
+__MUSA_DEV float __exp10f(float x) { return __builtin_exp10f(x); }
+__MUSA_DEV float __logf(float x) { return __builtin_logf(x); }
+__MUSA_DEV float __log2f(float x) { return __builtin_log2f(x); }
+__MUSA_DEV float __log10f(float x) { return __builtin_log10f(x); }
+__MUSA_DEV float __sinf(float x) { return __builtin_sinf(x); }
+__MUSA_DEV float __cosf(float x) { return __builtin_cosf(x); }
+__MUSA_DEV float __tanf(float x) { return __builtin_tanf(x); }
+__MUSA_DEV void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
+__MUSA_DEV float __powf(float x, float y) { return __builtin_powf(x, y); }
+__MUSA_DEV float __fdividef(float x, float y) { return x / y; }
+__MUSA_DEV float __frcp_rn(float x) { return 1.0f / x; }
+__MUSA_DEV float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
+__MUSA_DEV float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
+__MUSA_DEV float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+#define __MUSA_ROUNDED(op, expr)                                                             \
+  __MUSA_DEV float __f##op##_rn(float a, float b) { return expr; }                          \
+  __MUSA_DEV float __f##op##_rz(float a, float b) { return expr; }                          \
+  __MUSA_DEV float __f##op##_ru(float a, float b) { return expr; }                          \
+  __MUSA_DEV float __f##op##_rd(float a, float b) { return expr; }                          \
+  __MUSA_DEV double __d##op##_rn(double a, double b) { return expr; }                       \
+  __MUSA_DEV double __d##op##_rz(double a, double b) { return expr; }                       \
+  __MUSA_DEV double __d##op##_ru(double a, double b) { return expr; }                       \
+  __MUSA_DEV double __d##op##_rd(double a, double b) { return expr; }
+__MUSA_ROUNDED(add, a + b)
+__MUSA_ROUNDED(sub, a - b)
+__MUSA_ROUNDED(mul, a * b)
+__MUSA_ROUNDED(div, a / b)
+#undef __MUSA_ROUNDED
+__MUSA_DEV float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+__MUSA_DEV double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
+
+/* ---- integer and bit intrinsics -------------------------------------------------------- */
+__MUSA_DEV int __popc(unsigned int x) { return __builtin_popcount(x); }
+__MUSA_DEV int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__MUSA_DEV int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+__MUSA_DEV int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+__MUSA_DEV int __ffs(int x) { return __builtin_ffs(x); }
+__MUSA_DEV int __ffsll(long long x) { return __builtin_ffsll(x); }
+__MUSA_DEV unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__MUSA_DEV unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+__MUSA_DEV unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  unsigned long long bytes = ((unsigned long long)y << 32) | x, r = 0;
+  for (int i = 0; i < 4; ++i)
+    r |= ((bytes >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return (unsigned int)r;
+}
+__MUSA_DEV int __mul24(int x, int y) { return ((x << 8) >> 8) * ((y << 8) >> 8); }
+__MUSA_DEV unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffff) * (y & 0xffffff); }
+__MUSA_DEV int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+__MUSA_DEV unsigned int __umulhi(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x * y) >> 32); }
+__MUSA_DEV long long __mul64hi(long long x, long long y) { return (long long)(((__int128)x * y) >> 64); }
+__MUSA_DEV unsigned long long __umul64hi(unsigned long long x, unsigned long long y) { return (unsigned long long)(((unsigned __int128)x * y) >> 64); }
+__MUSA_DEV unsigned int __sad(int x, int y, unsigned int z) { return z + (x > y ? (unsigned)(x - y) : (unsigned)(y - x)); }
+__MUSA_DEV unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
+__MUSA_DEV int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+__MUSA_DEV int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+__MUSA_DEV unsigned int __uhadd(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x + y) >> 1); }
+__MUSA_DEV unsigned int __urhadd(unsigned int x, unsigned int y) { return (unsigned int)(((unsigned long long)x + y + 1) >> 1); }
+__MUSA_DEV unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
+  unsigned long long v = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)((v << (s & 31)) >> 32);
+}
+__MUSA_DEV unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int s) {
+  unsigned long long v = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)((v << (s > 32 ? 32 : s)) >> 32);
+}
+__MUSA_DEV unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
+  unsigned long long v = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)(v >> (s & 31));
+}
+__MUSA_DEV unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s) {
+  unsigned long long v = ((unsigned long long)hi << 32) | lo;
+  return (unsigned int)(v >> (s > 32 ? 32 : s));
+}
+__MUSA_DEV int min(int a, int b) { return a < b ? a : b; }
+__MUSA_DEV unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+__MUSA_DEV long long llmin(long long a, long long b) { return a < b ? a : b; }
+__MUSA_DEV unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__MUSA_DEV int max(int a, int b) { return a > b ? a : b; }
+__MUSA_DEV unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+__MUSA_DEV long long llmax(long long a, long long b) { return a > b ? a : b; }
+__MUSA_DEV unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__MUSA_DEV float min(float a, float b) { return __builtin_fminf(a, b); }
+__MUSA_DEV float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__MUSA_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
+__MUSA_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+__MUSA_DEV int abs(int x) { return x < 0 ? -x : x; }
+__MUSA_DEV long long llabs(long long x) { return x < 0 ? -x : x; }
+__MUSA_DEV int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
+__MUSA_DEV int __float2int_rz(float x) { return (int)x; }
+__MUSA_DEV int __float2int_rd(float x) { return (int)__builtin_floorf(x); }
+__MUSA_DEV int __float2int_ru(float x) { return (int)__builtin_ceilf(x); }
+__MUSA_DEV float __int2float_rn(int x) { return (float)x; }
+__MUSA_DEV float __uint2float_rn(unsigned int x) { return (float)x; }
+__MUSA_DEV int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+__MUSA_DEV unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned int, x); }
+__MUSA_DEV float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+__MUSA_DEV float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+__MUSA_DEV long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+__MUSA_DEV double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+__MUSA_DEV int __double2hiint(double x) { return (int)(__builtin_bit_cast(unsigned long long, x) >> 32); }
+__MUSA_DEV int __double2loint(double x) { return (int)__builtin_bit_cast(unsigned long long, x); }
+__MUSA_DEV double __hiloint2double(int hi, int lo) {
+  return __builtin_bit_cast(double, ((unsigned long long)(unsigned)hi << 32) | (unsigned)lo);
+}
+
+/* ---- memory fences and read-only loads ------------------------------------------------- */
+__MUSA_DEV void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+__MUSA_DEV void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+__MUSA_DEV void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+template <class T> __MUSA_DEV T __ldg(const T *p) { return *p; }
+template <class T> __MUSA_DEV T __ldcg(const T *p) { return *p; }
+template <class T> __MUSA_DEV T __ldca(const T *p) { return *p; }
+template <class T> __MUSA_DEV T __ldcs(const T *p) { return *p; }
+template <class T> __MUSA_DEV void __stcg(T *p, T v) { *p = v; }
+template <class T> __MUSA_DEV void __stcs(T *p, T v) { *p = v; }
+template <class T> __MUSA_DEV void __stwb(T *p, T v) { *p = v; }
+
+/* ---- atomics ---------------------------------------------------------------------------
+ * Real atomics on the host (GPU threads of different blocks run on different TBB workers).
+ * All scopes are implemented at system scope, which is the strongest and therefore correct
+ * for _block and device-wide uses. Each returns the old value, as CUDA's do. */
+__MUSA_DEV float __musa_atomic_exchange_float(float *p, float v, int order) {
+  return __builtin_bit_cast(float, __atomic_exchange_n((unsigned int *)p,
+                                                       __builtin_bit_cast(unsigned int, v), order));
+}
+#define __MUSA_ATOMIC_RMW(name, T, builtin)                                                  \
+  __MUSA_DEV T name(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }                 \
+  __MUSA_DEV T name##_block(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }         \
+  __MUSA_DEV T name##_system(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }
+#define __MUSA_ATOMIC_INTS(name, builtin)                                                    \
+  __MUSA_ATOMIC_RMW(name, int, builtin)                                                      \
+  __MUSA_ATOMIC_RMW(name, unsigned int, builtin)                                             \
+  __MUSA_ATOMIC_RMW(name, unsigned long long, builtin)
+__MUSA_ATOMIC_INTS(atomicAdd, __atomic_fetch_add)
+__MUSA_ATOMIC_RMW(atomicAdd, float, __atomic_fetch_add)
+__MUSA_ATOMIC_RMW(atomicAdd, double, __atomic_fetch_add)
+__MUSA_ATOMIC_RMW(atomicSub, int, __atomic_fetch_sub)
+__MUSA_ATOMIC_RMW(atomicSub, unsigned int, __atomic_fetch_sub)
+__MUSA_ATOMIC_INTS(atomicExch, __atomic_exchange_n)
+__MUSA_ATOMIC_RMW(atomicExch, float, __musa_atomic_exchange_float)
+__MUSA_ATOMIC_INTS(atomicMin, __atomic_fetch_min)
+__MUSA_ATOMIC_RMW(atomicMin, long long, __atomic_fetch_min)
+__MUSA_ATOMIC_INTS(atomicMax, __atomic_fetch_max)
+__MUSA_ATOMIC_RMW(atomicMax, long long, __atomic_fetch_max)
+__MUSA_ATOMIC_INTS(atomicAnd, __atomic_fetch_and)
+__MUSA_ATOMIC_INTS(atomicOr, __atomic_fetch_or)
+__MUSA_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
+#undef __MUSA_ATOMIC_INTS
+#undef __MUSA_ATOMIC_RMW
+
+#define __MUSA_ATOMIC_CAS(suffix)                                                            \
+  __MUSA_DEV int atomicCAS##suffix(int *p, int expected, int desired) {                     \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,              \
+                                __ATOMIC_RELAXED);                                           \
+    return expected;                                                                         \
+  }                                                                                          \
+  __MUSA_DEV unsigned int atomicCAS##suffix(unsigned int *p, unsigned int expected,          \
+                                            unsigned int desired) {                          \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,              \
+                                __ATOMIC_RELAXED);                                           \
+    return expected;                                                                         \
+  }                                                                                          \
+  __MUSA_DEV unsigned long long atomicCAS##suffix(unsigned long long *p,                     \
+                                                  unsigned long long expected,               \
+                                                  unsigned long long desired) {              \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,              \
+                                __ATOMIC_RELAXED);                                           \
+    return expected;                                                                         \
+  }                                                                                          \
+  __MUSA_DEV unsigned int atomicInc##suffix(unsigned int *p, unsigned int limit) {           \
+    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);                                 \
+    while (!__atomic_compare_exchange_n(p, &old, old >= limit ? 0u : old + 1, true,          \
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {               \
+    }                                                                                        \
+    return old;                                                                              \
+  }                                                                                          \
+  __MUSA_DEV unsigned int atomicDec##suffix(unsigned int *p, unsigned int limit) {           \
+    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);                                 \
+    while (!__atomic_compare_exchange_n(p, &old, (old == 0 || old > limit) ? limit : old - 1, \
+                                        true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {         \
+    }                                                                                        \
+    return old;                                                                              \
+  }
+__MUSA_ATOMIC_CAS()
+__MUSA_ATOMIC_CAS(_block)
+__MUSA_ATOMIC_CAS(_system)
+#undef __MUSA_ATOMIC_CAS
+
+#undef __MUSA_DEV
+#endif /* __CUDA__ */
+#endif /* __MUSA_DEVICE_FUNCTIONS_H__ */
