@@ -8,8 +8,8 @@
 //                                         the whole block as one loop and can inline and hoist
 //   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }
 // A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
-// needsFibers is set when the kernel's call tree reaches a barrier or an indirect call (which
-// might reach one).
+// needsFibers is set when the kernel's call tree reaches a barrier, a warp collective or an
+// indirect call (which might reach one).
 #include "musa/jit/DeviceLowering.h"
 
 #include "musa/sim/KernelAbi.h"
@@ -32,7 +32,9 @@ bool needsFibers(Function &K) {
     Function *F = work.pop_back_val();
     if (!seen.insert(F).second)
       continue;
-    if (F->getName() == sim::abi::BarrierFn)
+    StringRef name = F->getName();
+    if (name == sim::abi::BarrierFn || name == sim::abi::WarpFn ||
+        name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn)
       return true;
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);

@@ -28,7 +28,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-4";
+constexpr const char *LoweringVersion = "lowering-6";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -150,6 +150,9 @@ JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
   define(sim::abi::TrapFn, &__musa_sim_trap);
   define(sim::abi::AssertFailFn, &__musa_sim_assertfail);
   define(sim::abi::PrintfFn, &__musa_sim_vprintf);
+  define(sim::abi::WarpFn, &__musa_sim_warp);
+  define(sim::abi::BarrierReduceFn, &__musa_sim_barrier_reduce);
+  define(sim::abi::ActiveMaskFn, &__musa_sim_active_mask);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -161,6 +164,19 @@ JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
   if (Error err = jit_->addObjectFile(*dylib, std::move(buffer)))
     return {llvm::toString(std::move(err))};
   out.dylib = &*dylib;
+  return {};
+}
+
+JitResult KernelJit::lookupSymbol(const JitModule &module, std::string_view name,
+                                  void *&address) {
+  std::lock_guard lock(mutex_);
+  if (!jit_ || !module.dylib)
+    return {"module not loaded"};
+  auto symbol = jit_->lookup(*module.dylib, std::string(name));
+  if (!symbol)
+    return {"device symbol '" + std::string(name) + "' not found: " +
+            llvm::toString(symbol.takeError())};
+  address = symbol->toPtr<void *>();
   return {};
 }
 

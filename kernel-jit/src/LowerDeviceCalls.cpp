@@ -3,7 +3,10 @@
 //   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid, and
 //   __musa_sim_warp_size() (the headers' warpSize; the intrinsic is folded to 32 upstream)
 //                                   -> i32 loads from the context (see KernelAbi.h)
+//   llvm.nvvm.read.ptx.sreg.laneid  -> linear thread index % warp size
 //   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)
+//   __musa_sim_warp, __musa_sim_barrier_reduce, __musa_sim_active_mask (header builtins)
+//                                   -> the same call with ctx appended (convergent)
 //   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
@@ -36,8 +39,6 @@ int specialRegisterOffset(StringRef name) {
     return -1;
   if (name == "warpsize")
     return sim::abi::WarpSizeOffset;
-  if (name == "laneid")
-    return sim::abi::LaneIdOffset;
   static const std::pair<StringRef, unsigned> bases[] = {
       {"tid.", sim::abi::TidOffset},
       {"ntid.", sim::abi::NtidOffset},
@@ -66,6 +67,40 @@ bool lowerCall(CallInst &call, Value *ctx) {
   IRBuilder<> b(&call);
   Type *ptrTy = b.getPtrTy();
 
+  if (name == "llvm.nvvm.read.ptx.sreg.laneid") {
+    // The lane is the linear thread index modulo the warp size; computed here so the
+    // fiber-free block loop needs no per-thread lane field.
+    auto field = [&](unsigned offset) {
+      return b.CreateLoad(b.getInt32Ty(), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset));
+    };
+    Value *linear = b.CreateAdd(
+        field(sim::abi::TidOffset),
+        b.CreateMul(field(sim::abi::NtidOffset),
+                    b.CreateAdd(field(sim::abi::TidOffset + 4),
+                                b.CreateMul(field(sim::abi::NtidOffset + 4),
+                                            field(sim::abi::TidOffset + 8)))));
+    Value *lane = b.CreateURem(linear, field(sim::abi::WarpSizeOffset));
+    call.replaceAllUsesWith(lane);
+    call.eraseFromParent();
+    return true;
+  }
+  if (StringRef target = name; target.consume_back(".header") &&
+      (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
+       target == sim::abi::ActiveMaskFn)) {
+    SmallVector<Value *, 6> args(call.args());
+    SmallVector<Type *, 6> types;
+    for (Value *arg : args)
+      types.push_back(arg->getType());
+    args.push_back(ctx);
+    types.push_back(ptrTy);
+    std::string lowName = target.str();
+    CallInst *lowered =
+        b.CreateCall(builtin(M, lowName.c_str(), call.getType(), types), args);
+    lowered->addFnAttr(Attribute::Convergent);
+    call.replaceAllUsesWith(lowered);
+    call.eraseFromParent();
+    return true;
+  }
   if (int offset = specialRegisterOffset(name); offset >= 0) {
     Value *slot = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, unsigned(offset));
     LoadInst *value = b.CreateLoad(call.getType(), slot);
@@ -115,6 +150,10 @@ bool lowerCall(CallInst &call, Value *ctx) {
 } // namespace
 
 PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) {
+  // The headers declare these without the context; that name gives way to the lowered one.
+  for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn})
+    if (Function *F = M.getFunction(name); F && F->isDeclaration())
+      F->setName(std::string(name) + ".header");
   SmallVector<std::string, 4> unsupported;
   for (Function &F : M) {
     Value *ctx = getContextArg(F);

@@ -55,6 +55,17 @@ PreservedAnalyses RetargetToHostPass::run(Module &M, ModuleAnalysisManager &) {
     M.eraseNamedMetadata(ann);
   M.setTargetTriple(triple);
   M.setDataLayout(dataLayout);
+  // __device__ (addrspace 1) and __constant__ (addrspace 4) variables must be found by name
+  // for the symbol API (musaMemcpyToSymbol, musaGetSymbolAddress), even file-static ones.
+  for (GlobalVariable &G : M.globals()) {
+    unsigned as = G.getAddressSpace();
+    if ((as == 1 || as == 4) && G.hasName() && !G.isDeclaration() && G.hasLocalLinkage() &&
+        !G.getName().starts_with(".")) {
+      G.setLinkage(GlobalValue::ExternalLinkage);
+      G.setVisibility(GlobalValue::DefaultVisibility);
+      G.setUnnamedAddr(GlobalValue::UnnamedAddr::None);
+    }
+  }
   for (Function &F : M) {
     F.removeFnAttr("target-cpu");
     F.removeFnAttr("target-features");

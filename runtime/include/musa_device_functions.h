@@ -406,6 +406,84 @@ __MUSA_ATOMIC_CAS(_block)
 __MUSA_ATOMIC_CAS(_system)
 #undef __MUSA_ATOMIC_CAS
 
+/* ---- warp collectives and block reductions --------------------------------------------
+ * Lowered to the simulator's warp exchange: lanes named by the mask meet, exchange values and
+ * continue together. On 128-lane warps a mask bit names a lane in each 32-lane quarter and
+ * mask-valued results report the caller's quarter (musa/sim/WarpCollective.h). */
+extern "C" {
+__device__ unsigned long long __musa_sim_warp(unsigned op, unsigned mask, unsigned long long value,
+                                              int arg, int width);
+__device__ int __musa_sim_barrier_reduce(unsigned op, int predicate);
+__device__ unsigned __musa_sim_active_mask(void);
+}
+template <class T> __MUSA_DEV unsigned long long __musa_bits(T v) {
+  static_assert(sizeof(T) <= 8, "warp values are at most 64 bits");
+  unsigned long long bits = 0;
+  __builtin_memcpy(&bits, &v, sizeof(T));
+  return bits;
+}
+template <class T> __MUSA_DEV T __musa_from_bits(unsigned long long bits) {
+  T v;
+  __builtin_memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+template <class T> __MUSA_DEV T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize) {
+  return __musa_from_bits<T>(__musa_sim_warp(1, mask, __musa_bits(var), srcLane, width));
+}
+template <class T>
+__MUSA_DEV T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+  return __musa_from_bits<T>(__musa_sim_warp(2, mask, __musa_bits(var), (int)delta, width));
+}
+template <class T>
+__MUSA_DEV T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+  return __musa_from_bits<T>(__musa_sim_warp(3, mask, __musa_bits(var), (int)delta, width));
+}
+template <class T>
+__MUSA_DEV T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize) {
+  return __musa_from_bits<T>(__musa_sim_warp(4, mask, __musa_bits(var), laneMask, width));
+}
+__MUSA_DEV unsigned __ballot_sync(unsigned mask, int predicate) {
+  return (unsigned)__musa_sim_warp(5, mask, predicate != 0, 0, 0);
+}
+__MUSA_DEV int __any_sync(unsigned mask, int predicate) {
+  return (int)__musa_sim_warp(6, mask, predicate != 0, 0, 0);
+}
+__MUSA_DEV int __all_sync(unsigned mask, int predicate) {
+  return (int)__musa_sim_warp(7, mask, predicate != 0, 0, 0);
+}
+__MUSA_DEV int __uni_sync(unsigned mask, int predicate) {
+  int any = __any_sync(mask, predicate), all = __all_sync(mask, predicate);
+  return any == all;
+}
+template <class T> __MUSA_DEV unsigned __match_any_sync(unsigned mask, T value) {
+  return (unsigned)__musa_sim_warp(8, mask, __musa_bits(value), 0, 0);
+}
+template <class T> __MUSA_DEV unsigned __match_all_sync(unsigned mask, T value, int *pred) {
+  unsigned r = (unsigned)__musa_sim_warp(9, mask, __musa_bits(value), 0, 0);
+  *pred = r != 0;
+  return r;
+}
+__MUSA_DEV void __syncwarp(unsigned mask = 0xffffffffu) { __musa_sim_warp(0, mask, 0, 0, 0); }
+__MUSA_DEV unsigned __activemask(void) { return __musa_sim_active_mask(); }
+__MUSA_DEV unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(10, mask, v, 0, 0); }
+__MUSA_DEV int __reduce_add_sync(unsigned mask, int v) { return (int)__musa_sim_warp(10, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV unsigned __reduce_min_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(11, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_max_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(12, mask, v, 0, 0); }
+__MUSA_DEV int __reduce_min_sync(unsigned mask, int v) { return (int)__musa_sim_warp(13, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV int __reduce_max_sync(unsigned mask, int v) { return (int)__musa_sim_warp(14, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV unsigned __reduce_and_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(15, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_or_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(16, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_xor_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(17, mask, v, 0, 0); }
+__MUSA_DEV unsigned __musa_lane(void) { return __nvvm_read_ptx_sreg_laneid() % 32; }
+__MUSA_DEV unsigned __lanemask_eq(void) { return 1u << __musa_lane(); }
+__MUSA_DEV unsigned __lanemask_lt(void) { return (1u << __musa_lane()) - 1u; }
+__MUSA_DEV unsigned __lanemask_le(void) { return (2u << __musa_lane()) - 1u; }
+__MUSA_DEV unsigned __lanemask_gt(void) { return ~__lanemask_le(); }
+__MUSA_DEV unsigned __lanemask_ge(void) { return ~__lanemask_lt(); }
+__MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(0, predicate); }
+__MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
+__MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
+
 #undef __MUSA_DEV
 #endif /* __CUDA__ */
 #endif /* __MUSA_DEVICE_FUNCTIONS_H__ */

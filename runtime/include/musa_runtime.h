@@ -80,6 +80,44 @@ static inline musaError_t musaHostGetDevicePointer(T **devPtr, void *hostPtr,
                                                    unsigned int flags) {
   return musaHostGetDevicePointer(reinterpret_cast<void **>(devPtr), hostPtr, flags);
 }
+/** The symbol API taking the variable itself, as CUDA's C++ overloads. */
+template <class T>
+static inline musaError_t musaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                                             size_t offset = 0,
+                                             musaMemcpyKind kind = musaMemcpyHostToDevice) {
+  return musaMemcpyToSymbol(static_cast<const void *>(&symbol), src, count, offset, kind);
+}
+template <class T>
+static inline musaError_t musaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+                                                  size_t offset = 0,
+                                                  musaMemcpyKind kind = musaMemcpyHostToDevice,
+                                                  musaStream_t stream = 0) {
+  return musaMemcpyToSymbolAsync(static_cast<const void *>(&symbol), src, count, offset, kind,
+                                 stream);
+}
+template <class T>
+static inline musaError_t musaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                               size_t offset = 0,
+                                               musaMemcpyKind kind = musaMemcpyDeviceToHost) {
+  return musaMemcpyFromSymbol(dst, static_cast<const void *>(&symbol), count, offset, kind);
+}
+template <class T>
+static inline musaError_t musaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+                                                    size_t offset = 0,
+                                                    musaMemcpyKind kind = musaMemcpyDeviceToHost,
+                                                    musaStream_t stream = 0) {
+  return musaMemcpyFromSymbolAsync(dst, static_cast<const void *>(&symbol), count, offset, kind,
+                                   stream);
+}
+template <class T, class U>
+static inline musaError_t musaGetSymbolAddress(T **devPtr, const U &symbol) {
+  return musaGetSymbolAddress(reinterpret_cast<void **>(devPtr),
+                              static_cast<const void *>(&symbol));
+}
+template <class T> static inline musaError_t musaGetSymbolSize(size_t *size, const T &symbol) {
+  return musaGetSymbolSize(size, static_cast<const void *>(&symbol));
+}
+
 /** CUDA's C++ overload cudaEventCreate(event, flags). */
 static inline musaError_t musaEventCreate(musaEvent_t *event, unsigned int flags) {
   return musaEventCreateWithFlags(event, flags);

@@ -93,6 +93,23 @@ musaError_t musaMemset3D(struct musaPitchedPtr pitchedDevPtr, int value,
 musaError_t musaMemset3DAsync(struct musaPitchedPtr pitchedDevPtr, int value,
                               struct musaExtent extent, musaStream_t stream __MUSA_DEFAULT(0));
 
+/* __device__ and __constant__ variables (the C++ overloads in musa_runtime.h take the
+ * variable itself) */
+musaError_t musaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                               size_t offset __MUSA_DEFAULT(0),
+                               enum musaMemcpyKind kind __MUSA_DEFAULT(musaMemcpyHostToDevice));
+musaError_t musaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                    size_t offset, enum musaMemcpyKind kind,
+                                    musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                 size_t offset __MUSA_DEFAULT(0),
+                                 enum musaMemcpyKind kind __MUSA_DEFAULT(musaMemcpyDeviceToHost));
+musaError_t musaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum musaMemcpyKind kind,
+                                      musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaGetSymbolAddress(void **devPtr, const void *symbol);
+musaError_t musaGetSymbolSize(size_t *size, const void *symbol);
+
 /* arrays */
 struct musaChannelFormatDesc musaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum musaChannelFormatKind f);

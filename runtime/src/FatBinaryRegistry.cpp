@@ -61,13 +61,7 @@ unsigned FatBinaryRegistry::firstArch() const {
   return 0;
 }
 
-musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
-                                          const sim::KernelEntry *&out) {
-  std::lock_guard lock(mutex_);
-  auto fn = functions_.find(hostStub);
-  if (fn == functions_.end())
-    return musaErrorInvalidDeviceFunction;
-  Image &image = *fn->second.image;
+const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
   if (!image.loaded) {
     image.loaded = true;
     jit::JitResult result = jit::KernelJit::instance().load(image.bitcode, image.module);
@@ -76,7 +70,43 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
       std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
     }
   }
-  if (!image.loadError.empty())
+  return image.loadError;
+}
+
+void FatBinaryRegistry::registerVariable(void **handle, const void *hostVar,
+                                         const char *deviceName, size_t size, bool constant) {
+  if (!handle || !hostVar || !deviceName)
+    return;
+  std::lock_guard lock(mutex_);
+  variables_[hostVar] = {reinterpret_cast<Image *>(handle), deviceName, size, constant};
+}
+
+musaError_t FatBinaryRegistry::findVariable(const void *hostVar, void *&address, size_t &size) {
+  std::lock_guard lock(mutex_);
+  auto var = variables_.find(hostVar);
+  if (var == variables_.end())
+    return musaErrorInvalidSymbol;
+  Image &image = *var->second.image;
+  if (!ensureLoaded(image).empty())
+    return musaErrorInvalidKernel;
+  jit::JitResult result =
+      jit::KernelJit::instance().lookupSymbol(image.module, var->second.deviceName, address);
+  if (!result.ok()) {
+    std::fprintf(stderr, "musa-sim: %s\n", result.error.c_str());
+    return musaErrorInvalidSymbol;
+  }
+  size = var->second.size;
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
+                                          const sim::KernelEntry *&out) {
+  std::lock_guard lock(mutex_);
+  auto fn = functions_.find(hostStub);
+  if (fn == functions_.end())
+    return musaErrorInvalidDeviceFunction;
+  Image &image = *fn->second.image;
+  if (!ensureLoaded(image).empty())
     return musaErrorInvalidKernel;
   const std::string &name = fn->second.deviceName;
   auto it = image.kernels.find(name);
@@ -110,8 +140,15 @@ int __cudaRegisterFunction(void **handle, const void *hostStub, char *deviceFun,
   FatBinaryRegistry::get().registerFunction(handle, hostStub, deviceName ? deviceName : deviceFun);
   return 0;
 }
-// Variables are JIT-module globals; symbol copies arrive with the kernel-language issue.
-void __cudaRegisterVar(void **, char *, char *, const char *, int, size_t, int, int) {}
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                       int ext, size_t size, int constant, int global) {
+  FatBinaryRegistry::get().registerVariable(handle, hostVar, deviceName ? deviceName : deviceAddress,
+                                            size, constant != 0);
+}
+void __musaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName,
+                       int ext, size_t size, int constant, int global) {
+  __cudaRegisterVar(handle, hostVar, deviceAddress, deviceName, ext, size, constant, global);
+}
 
 // The MUSA spellings real mcc emits.
 void **__musaRegisterFatBinary(const void *wrapper) { return __cudaRegisterFatBinary(wrapper); }

@@ -27,6 +27,13 @@ public:
   void registerFunction(void **handle, const void *hostStub, const char *deviceName);
   void unregisterFatBinary(void **handle);
 
+  void registerVariable(void **handle, const void *hostVar, const char *deviceName, size_t size,
+                        bool constant);
+  /// The device copy of a __device__/__constant__ variable, given its host shadow's address.
+  /// Errors: musaErrorInvalidSymbol (not a registered variable), musaErrorInvalidKernel
+  /// (device code failed to compile).
+  musaError_t findVariable(const void *hostVar, void *&address, size_t &size);
+
   /// Architecture number (22 for mp_22, 31 for mp_31) of the first registered image, or 0.
   unsigned firstArch() const;
 
@@ -47,10 +54,19 @@ private:
     Image *image;
     std::string deviceName;
   };
+  struct Variable {
+    Image *image;
+    std::string deviceName;
+    size_t size;
+    bool constant;
+  };
+  /// Compiles an image on first use; returns its load error (empty when loaded).
+  const std::string &ensureLoaded(Image &image);
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Image>> images_;
   std::map<const void *, Function> functions_;
+  std::map<const void *, Variable> variables_;
 };
 
 } // namespace musa::rt

@@ -23,8 +23,11 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
 } // namespace
 
 Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) {
-  Device *d = Runtime::get().deviceOwning(p);
-  return d && d->memory().contains(p, span(pitch, width, height)) ? d : nullptr;
+  auto where = Runtime::get().findDevicePointer(p);
+  if (!where || static_cast<const char *>(p) + span(pitch, width, height) >
+                    where->range.base + where->range.size)
+    return nullptr;
+  return where->device;
 }
 
 musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -40,7 +43,7 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
     return musaErrorInvalidPitchValue;
   Runtime &rt = Runtime::get();
   if (kind == musaMemcpyDefault) {
-    bool d = rt.deviceOwning(dst), s = rt.deviceOwning(src);
+    bool d = rt.findDevicePointer(dst).has_value(), s = rt.findDevicePointer(src).has_value();
     kind = d ? (s ? musaMemcpyDeviceToDevice : musaMemcpyHostToDevice)
              : (s ? musaMemcpyDeviceToHost : musaMemcpyHostToHost);
   }

@@ -331,13 +331,26 @@ std::optional<Runtime::HostRange> Runtime::findHost(const void *p) {
 }
 
 std::optional<Runtime::DevicePointer> Runtime::findDevicePointer(const void *p) {
-  Device *d = deviceOwning(p);
-  if (!d)
+  if (Device *d = deviceOwning(p)) {
+    auto range = d->memory().find(p);
+    if (!range)
+      return std::nullopt;
+    return DevicePointer{d, *range};
+  }
+  std::lock_guard lock(symbolsMutex_);
+  auto it = symbols_.upper_bound(uintptr_t(p));
+  if (it == symbols_.begin())
     return std::nullopt;
-  auto range = d->memory().find(p);
-  if (!range)
+  --it;
+  if (uintptr_t(p) >= it->first + it->second || !currentDevice())
     return std::nullopt;
-  return DevicePointer{d, *range};
+  return DevicePointer{currentDevice(),
+                       {reinterpret_cast<char *>(it->first), it->second, SymbolAllocation}};
+}
+
+void Runtime::registerSymbolRange(char *base, size_t size) {
+  std::lock_guard lock(symbolsMutex_);
+  symbols_[uintptr_t(base)] = size;
 }
 
 } // namespace musa::rt

@@ -30,7 +30,8 @@ enum AllocationTag : uint32_t {
   PlainAllocation = 0,
   ManagedAllocation = 1,
   ArrayAllocation = 2,
-  IpcAllocation = 3 // another process's memory, mapped by musaIpcOpenMemHandle
+  IpcAllocation = 3, // another process's memory, mapped by musaIpcOpenMemHandle
+  SymbolAllocation = 4 // a __device__ / __constant__ variable (lives in JIT'd code's data)
 };
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.
@@ -187,6 +188,9 @@ public:
     sim::DeviceMemory::Range range;
   };
   std::optional<DevicePointer> findDevicePointer(const void *p);
+  /// Makes a device variable's storage count as device memory (copies, pointer queries).
+  /// Variables live in the JIT'd code's data, one copy shared by all simulated devices.
+  void registerSymbolRange(char *base, size_t size);
 
 private:
   Runtime();
@@ -194,6 +198,8 @@ private:
   std::string initError_;
   std::mutex hostMutex_;
   std::map<uintptr_t, HostRange> host_;
+  std::mutex symbolsMutex_;
+  std::map<uintptr_t, size_t> symbols_;
 };
 
 } // namespace musa::rt

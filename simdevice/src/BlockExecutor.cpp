@@ -3,6 +3,7 @@
 
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/FiberStackPool.h"
+#include "musa/sim/WarpCollective.h"
 
 #include "SanitizerFibers.h"
 
@@ -19,7 +20,7 @@ namespace ctx = boost::context::detail;
 
 namespace {
 
-enum class ThreadState { Ready, AtBarrier, Exited };
+enum class ThreadState { Ready, AtBarrier, AtWarp, Exited };
 
 struct BlockRun;
 
@@ -32,6 +33,10 @@ struct SimThread {
   ThreadState state = ThreadState::Ready;
   SanitizerFiber fiber;          // this GPU thread's stack
   SanitizerFiber *schedulerFiber = nullptr; // the worker's stack it returns to
+  WarpLane warp;                 // the collective this thread waits at (AtWarp)
+  bool reducing = false;         // at a __syncthreads_count/and/or
+  uint32_t reduceOp = 0;
+  int32_t reduceValue = 0;       // predicate in, result out
 };
 
 struct BlockRun {
@@ -94,15 +99,59 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
   return list;
 }
 
+/// Releases every complete warp-collective group; true if any thread became ready.
+bool resolveWarps(std::vector<SimThread> &threads, int warpSize, std::string &problem) {
+  bool progress = false;
+  size_t n = threads.size(), ws = size_t(warpSize);
+  for (size_t first = 0; first < n; first += ws) {
+    size_t last = std::min(n, first + ws);
+    for (size_t i = first; i < last; ++i) {
+      SimThread &t = threads[i];
+      if (t.state != ThreadState::AtWarp)
+        continue;
+      // The group of t: waiting lanes with t's mask. Complete when every live lane the mask
+      // names waits with the same mask.
+      uint32_t mask = t.warp.mask;
+      std::vector<WarpLane *> group;
+      bool complete = true;
+      for (size_t j = first; j < last && complete; ++j) {
+        SimThread &u = threads[j];
+        if (!laneInMask(mask, uint32_t(j - first)) || u.state == ThreadState::Exited)
+          continue;
+        if (u.state != ThreadState::AtWarp || u.warp.mask != mask)
+          complete = false;
+        else
+          group.push_back(&u.warp);
+      }
+      if (!complete)
+        continue;
+      for (WarpLane *l : group)
+        if (l->op != group.front()->op) {
+          problem = "lanes of one warp reached different warp collectives with the same mask";
+          return false;
+        }
+      computeWarpCollective(group, warpSize);
+      for (size_t j = first; j < last; ++j)
+        if (threads[j].state == ThreadState::AtWarp && threads[j].warp.mask == mask)
+          threads[j].state = ThreadState::Ready;
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+void fail(BlockRun &run, FaultKind kind, std::string message) {
+  run.outcome.fault = kind;
+  run.outcome.message = std::move(message);
+}
+
 void scheduleFibers(void *arg) {
   auto *run = static_cast<BlockRun *>(arg);
   std::vector<SimThread> &threads = *run->threads;
   SanitizerFiber worker; // bounds filled in by the first fiber's afterSwitch
   for (SimThread &t : threads)
     t.schedulerFiber = &worker;
-  bool anyExited = false;
   for (;;) {
-    size_t waiting = 0;
     for (SimThread &t : threads) {
       if (t.state != ThreadState::Ready)
         continue;
@@ -113,21 +162,47 @@ void scheduleFibers(void *arg) {
       t.self = back.fctx;
     }
     run->current = nullptr;
+    std::string problem;
+    if (resolveWarps(threads, run->launch->warpSize, problem))
+      continue;
+    if (!problem.empty())
+      return fail(*run, FaultKind::BarrierDivergence, problem);
+    size_t atBarrier = 0, atWarp = 0, exited = 0;
     for (SimThread &t : threads) {
-      waiting += t.state == ThreadState::AtBarrier;
-      anyExited |= t.state == ThreadState::Exited;
+      atBarrier += t.state == ThreadState::AtBarrier;
+      atWarp += t.state == ThreadState::AtWarp;
+      exited += t.state == ThreadState::Exited;
     }
-    if (waiting == 0)
+    if (exited == threads.size())
       return; // every thread finished
-    if (anyExited) {
+    if (atWarp > 0) {
+      size_t nWarp = 0, nBar = 0;
+      std::string w = threadsIn(threads, ThreadState::AtWarp, nWarp);
+      std::string b = threadsIn(threads, ThreadState::AtBarrier, nBar);
+      return fail(*run, FaultKind::BarrierDivergence,
+                  "warp collective cannot complete: " + std::to_string(nWarp) +
+                      " thread(s) wait at a warp collective (" + w + ") for lanes its mask names, "
+                      "which exited or wait at __syncthreads() (" + std::to_string(nBar) + ": " +
+                      b + ")");
+    }
+    if (exited > 0) {
       size_t nWait = 0, nExit = 0;
       std::string w = threadsIn(threads, ThreadState::AtBarrier, nWait);
       std::string e = threadsIn(threads, ThreadState::Exited, nExit);
-      run->outcome.fault = FaultKind::BarrierDivergence;
-      run->outcome.message = "__syncthreads() not reached by all threads of the block: " +
-                             std::to_string(nWait) + " thread(s) wait at the barrier (" + w +
-                             ") while " + std::to_string(nExit) + " exited (" + e + ")";
-      return;
+      return fail(*run, FaultKind::BarrierDivergence,
+                  "__syncthreads() not reached by all threads of the block: " +
+                      std::to_string(nWait) + " thread(s) wait at the barrier (" + w + ") while " +
+                      std::to_string(nExit) + " exited (" + e + ")");
+    }
+    // Everyone is at the barrier: release it, with the block reduction if one was asked.
+    if (threads.front().reducing) {
+      std::vector<int> predicates;
+      predicates.reserve(threads.size());
+      for (SimThread &t : threads)
+        predicates.push_back(t.reduceValue);
+      int result = blockReduce(threads.front().reduceOp, predicates);
+      for (SimThread &t : threads)
+        t.reduceValue = result;
     }
     for (SimThread &t : threads)
       t.state = ThreadState::Ready;
@@ -183,6 +258,9 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
       t.context.tid[2] = uint32_t(i / (uint64_t(launch.block.x) * launch.block.y));
       t.context.laneId = uint32_t(i % uint32_t(launch.warpSize));
       t.state = ThreadState::Ready;
+      t.reducing = false;
+      t.warp = WarpLane();
+      t.warp.lane = t.context.laneId;
       t.self = ctx::make_fcontext(pool[i].top(), pool[i].size, fiberMain);
       t.fiber.create(pool[i].top() - pool[i].size, pool[i].size);
     }
@@ -229,16 +307,68 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
 
 using musa::sim::SimThread;
 
-extern "C" void __musa_sim_barrier(musa::sim::ThreadContext *context) {
-  auto *run = static_cast<musa::sim::BlockRun *>(context->block);
+namespace musa::sim {
+namespace {
+/// The calling GPU thread, which must run as a fiber.
+SimThread &fiberThread(ThreadContext *context) {
+  auto *run = static_cast<BlockRun *>(context->block);
   if (!run->fibers)
-    musa::sim::raiseDeviceFault(musa::sim::FaultKind::MisalignedBarrier,
-                                "barrier in a kernel compiled without barrier support "
-                                "(simulator bug)");
-  auto *thread = reinterpret_cast<SimThread *>(context);
-  thread->state = musa::sim::ThreadState::AtBarrier;
-  musa::sim::beforeSwitch(thread->fiber, *thread->schedulerFiber);
-  auto back = boost::context::detail::jump_fcontext(thread->scheduler, nullptr);
-  musa::sim::afterSwitch(thread->fiber, thread->schedulerFiber);
-  thread->scheduler = back.fctx;
+    raiseDeviceFault(FaultKind::MisalignedBarrier,
+                     "barrier or warp collective in a kernel compiled without them "
+                     "(simulator bug)");
+  return *reinterpret_cast<SimThread *>(context);
+}
+
+/// Parks the calling thread in `state` and runs the scheduler until it is released.
+void park(SimThread &thread, ThreadState state) {
+  thread.state = state;
+  beforeSwitch(thread.fiber, *thread.schedulerFiber);
+  auto back = ctx::jump_fcontext(thread.scheduler, nullptr);
+  afterSwitch(thread.fiber, thread.schedulerFiber);
+  thread.scheduler = back.fctx;
+}
+} // namespace
+} // namespace musa::sim
+
+extern "C" void __musa_sim_barrier(musa::sim::ThreadContext *context) {
+  SimThread &thread = musa::sim::fiberThread(context);
+  thread.reducing = false;
+  musa::sim::park(thread, musa::sim::ThreadState::AtBarrier);
+}
+
+extern "C" int32_t __musa_sim_barrier_reduce(uint32_t op, int32_t predicate,
+                                            musa::sim::ThreadContext *context) {
+  SimThread &thread = musa::sim::fiberThread(context);
+  thread.reducing = true;
+  thread.reduceOp = op;
+  thread.reduceValue = predicate;
+  musa::sim::park(thread, musa::sim::ThreadState::AtBarrier);
+  return thread.reduceValue;
+}
+
+extern "C" uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg,
+                                    int32_t width, musa::sim::ThreadContext *context) {
+  SimThread &thread = musa::sim::fiberThread(context);
+  if (!musa::sim::laneInMask(mask, thread.warp.lane))
+    musa::sim::raiseDeviceFault(musa::sim::FaultKind::BarrierDivergence,
+                                "warp collective called by a lane its mask does not name");
+  thread.warp.op = op;
+  thread.warp.mask = mask;
+  thread.warp.value = value;
+  thread.warp.arg = arg;
+  thread.warp.width = width;
+  musa::sim::park(thread, musa::sim::ThreadState::AtWarp);
+  return thread.warp.result;
+}
+
+extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {
+  SimThread &self = musa::sim::fiberThread(context);
+  auto *run = static_cast<musa::sim::BlockRun *>(context->block);
+  size_t index = size_t(&self - run->threads->data());
+  size_t quarter = index - index % 32;
+  uint32_t bits = 0;
+  for (size_t j = quarter; j < std::min(run->threads->size(), quarter + 32); ++j)
+    if ((*run->threads)[j].state != musa::sim::ThreadState::Exited)
+      bits |= 1u << (j - quarter);
+  return bits;
 }

@@ -40,6 +40,9 @@ public:
   /// Looks up a kernel by its device (mangled) name in a loaded module.
   JitResult lookup(const JitModule &module, std::string_view name, sim::KernelEntry &out);
 
+  /// The address of a __device__ / __constant__ variable (by device name) in a loaded module.
+  JitResult lookupSymbol(const JitModule &module, std::string_view name, void *&address);
+
   /// Cache statistics of this process, for tests and the benchmark.
   unsigned compiledCount() const { return compiled_; }
   unsigned cacheHitCount() const { return cacheHits_; }

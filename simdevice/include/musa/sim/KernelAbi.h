@@ -43,6 +43,10 @@ inline constexpr const char *PrintfFn = "__musa_sim_vprintf";
 inline constexpr const char *ThunkPrefix = "__musa_thunk_";
 /// Declared by the headers for warpSize; lowered to a context load, never called.
 inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
+/// Declared by the headers; lowered to calls of the same name with the context appended.
+inline constexpr const char *WarpFn = "__musa_sim_warp";
+inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
+inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 } // namespace abi
 
 static_assert(offsetof(ThreadContext, tid) == 0);
@@ -62,4 +66,11 @@ void __musa_sim_barrier(musa::sim::ThreadContext *ctx);
                                         const char *func, size_t charSize,
                                         musa::sim::ThreadContext *ctx);
 int __musa_sim_vprintf(const char *fmt, const char *args, musa::sim::ThreadContext *ctx);
+/// A warp collective (musa::sim::WarpOp); returns this lane's result.
+uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg, int32_t width,
+                         musa::sim::ThreadContext *ctx);
+/// __syncthreads_count/and/or (musa::sim::BlockReduceOp).
+int32_t __musa_sim_barrier_reduce(uint32_t op, int32_t predicate, musa::sim::ThreadContext *ctx);
+/// __activemask(): this lane's quarter of the warp's lanes that have not exited.
+uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
 }
