@@ -123,6 +123,14 @@ static inline musaError_t musaEventCreate(musaEvent_t *event, unsigned int flags
   return musaEventCreateWithFlags(event, flags);
 }
 
+template <class T>
+static inline musaError_t musaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim,
+                                                      void **args, size_t sharedMem = 0,
+                                                      musaStream_t stream = 0) {
+  return musaLaunchCooperativeKernel(reinterpret_cast<const void *>(func), gridDim, blockDim,
+                                     args, sharedMem, stream);
+}
+
 /** The guide's form: musaGetErrorName(&name, err). */
 static inline musaError_t musaGetErrorName(const char **name, musaError_t error) {
   if (!name)

@@ -177,6 +177,11 @@ musaError_t musaIpcOpenEventHandle(musaEvent_t *event, musaIpcEventHandle_t hand
 musaError_t musaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                              size_t sharedMem, musaStream_t stream);
 
+/** Launches a grid whose blocks must all be resident at once; refused with
+ *  musaErrorCooperativeLaunchTooLarge when the profile cannot hold them. */
+musaError_t musaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem, musaStream_t stream);
+
 /* What clang's CUDA mode emits for <<<>>> and fat-binary registration (the ABI real
  * toolchains use), plus the MUSA-named spellings real mcc emits. */
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem __MUSA_DEFAULT(0),

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -55,8 +56,21 @@ struct ArgumentCopy {
   }
 };
 
+/// Blocks of this shape the profile can hold at once (all SMs), as a cooperative launch needs.
+uint64_t coResidentBlocks(const musa::sim::DeviceProfile &p, const sim::KernelEntry &k,
+                          dim3 block, size_t sharedMem) {
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  uint64_t perSm = uint64_t(p.maxBlocksPerMultiProcessor);
+  if (threads)
+    perSm = std::min<uint64_t>(perSm, uint64_t(p.maxThreadsPerMultiProcessor) / threads);
+  uint64_t shared = k.staticSharedBytes + sharedMem;
+  if (shared)
+    perSm = std::min<uint64_t>(perSm, p.sharedMemPerMultiprocessor / shared);
+  return perSm * uint64_t(p.multiProcessorCount);
+}
+
 musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
-                   musaStream_t handle) {
+                   musaStream_t handle, bool cooperative = false) {
   if (!func)
     return musaErrorInvalidDeviceFunction;
   Runtime &rt = Runtime::get();
@@ -85,6 +99,13 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
   }
   if (!args && !kernel->paramSizes.empty())
     return musaErrorInvalidValue;
+  if (cooperative &&
+      config.grid.count() > coResidentBlocks(device.profile(), *kernel, block, sharedMem)) {
+    if (std::getenv("MUSA_SIM_VERBOSE"))
+      std::fprintf(stderr, "musa-sim: cooperative grid of %llu blocks cannot be co-resident\n",
+                   (unsigned long long)config.grid.count());
+    return musaErrorCooperativeLaunchTooLarge;
+  }
 
   auto copied = std::make_shared<ArgumentCopy>(kernel->paramSizes, args);
   device.submit(*stream, [config, copied, &device]() mutable {
@@ -139,6 +160,11 @@ musaError_t __musaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *sharedMe
 musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                              size_t sharedMem, musaStream_t stream) {
   return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream); });
+}
+
+musaError_t musaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                        size_t sharedMem, musaStream_t stream) {
+  return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream, true); });
 }
 
 musaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
