@@ -122,8 +122,8 @@ public:
     return block * details::blockSize() + details::blockRank();
   }
   __MUSA_CG bool is_valid() const { return true; }
-  __attribute__((unavailable("musa-sim: grid-wide synchronisation (grid_group::sync) is not "
-                             "supported yet")))
+  __device__ __attribute__((unavailable("musa-sim: grid-wide synchronisation (grid_group::sync) "
+                                        "is not supported yet")))
   void sync() const;
 };
 __MUSA_CG grid_group this_grid() { return grid_group(); }
