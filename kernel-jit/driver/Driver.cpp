@@ -5,7 +5,9 @@
 // make following sources MUSA; `--offload-arch=mp_NN`, `--cuda-gpu-arch=mp_NN`, `-mtgpu`
 // choose the architecture (recorded in the fat binary; the runtime may pick its default
 // device profile from it); `-lmusart` is accepted (we always link it); `-rdc`, `-fgpu-rdc`
-// and `--relocatable-device-code=true` are accepted. Anything else goes to clang unchanged,
+// and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
+// such images of a program into one module, so a kernel may call a __device__ function
+// defined in another file. Anything else goes to clang unchanged,
 // so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
@@ -38,6 +40,7 @@ struct Options {
   bool compileOnly = false;
   bool verbose = false;
   unsigned arch = 22; // mp_22 unless told otherwise
+  bool relocatable = false;
 };
 
 struct Paths {
@@ -103,8 +106,10 @@ bool parse(int argc, char **argv, Options &o, int &status) {
         return (status = usage(("unknown MUSA architecture '" + name +
                                 "' (expected mp_21, mp_22 or mp_31)").c_str())), false;
       o.arch = arch;
-    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-rdc" || a == "-fgpu-rdc" ||
-               a == "--relocatable-device-code=true" || a == "-rdc=true") {
+    } else if (a == "-rdc" || a == "-fgpu-rdc" || a == "--relocatable-device-code=true" ||
+               a == "-rdc=true") {
+      o.relocatable = true;
+    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-fno-gpu-rdc" || a == "-rdc=false") {
       // accepted for compatibility; see the file comment
     } else if (a.rfind("-L", 0) == 0 || a.rfind("-l", 0) == 0 || a.rfind("-Wl,", 0) == 0 ||
                a == "-pthread" || a == "-shared" || a == "-rdynamic") {
@@ -188,8 +193,9 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
   if (!readFile(stem + ".bc", bitcode))
     return usage("cannot read device bitcode");
   std::string fat = musa::jit::packFatBinary(bitcode);
-  // The architecture travels in the header's flags field.
-  reinterpret_cast<musa::jit::FatBinaryHeader *>(fat.data())->flags = o.arch;
+  // The architecture and -rdc travel in the header's flags field.
+  reinterpret_cast<musa::jit::FatBinaryHeader *>(fat.data())->flags =
+      o.arch | (o.relocatable ? musa::jit::FatBinaryRelocatable : 0);
   {
     std::ofstream out(stem + ".fatbin", std::ios::binary);
     out.write(fat.data(), std::streamsize(fat.size()));

@@ -11,6 +11,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -57,19 +58,31 @@ void optimize(Module &M, TargetMachine &TM) {
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
 }
 
-/// Bitcode -> host object bytes, or an error message.
-std::string compileToObject(std::string_view bitcode, const std::string &cpu,
+/// Bitcode (one image, or several relocatable ones linked together) -> host object bytes, or
+/// an error message.
+std::string compileToObject(const std::vector<std::string_view> &bitcodes, const std::string &cpu,
                             const std::string &features, std::string &object) {
   LLVMContext context;
-  auto module = parseBitcodeFile(MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+  std::unique_ptr<Module> module;
+  for (std::string_view bitcode : bitcodes) {
+    auto part = parseBitcodeFile(MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
                                                  "device.bc"), context);
+    if (!part)
+      return "cannot read device bitcode: " + llvm::toString(part.takeError());
+    if (!module) {
+      module = std::move(*part);
+    } else if (Linker::linkModules(*module, std::move(*part))) {
+      return "cannot link relocatable device code (a __device__ function or variable is "
+             "defined twice?)";
+    }
+  }
   if (!module)
-    return "cannot read device bitcode: " + llvm::toString(module.takeError());
+    return "no device code";
   std::string error;
   std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
   if (!TM)
     return "no host target: " + error;
-  Module &M = **module;
+  Module &M = *module;
   error = lowerDeviceModule(M, TM->getTargetTriple().str(),
                             TM->createDataLayout().getStringRepresentation());
   if (!error.empty())
@@ -121,17 +134,24 @@ std::string KernelJit::cacheKey(std::string_view bitcode) const {
 }
 
 JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
+  return loadLinked({bitcode}, out);
+}
+
+JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out) {
   std::lock_guard lock(mutex_);
   if (!jit_)
     return {"the kernel JIT failed to start"};
   static const ObjectCache cache = ObjectCache::fromEnvironment();
-  std::string key = cacheKey(bitcode);
+  std::string all;
+  for (std::string_view b : bitcodes)
+    all += std::to_string(b.size()) + ":" + std::string(b);
+  std::string key = cacheKey(bitcodes.size() == 1 ? bitcodes.front() : std::string_view(all));
   std::string object;
   if (auto cached = cache.get(key)) {
     object = std::move(*cached);
     ++cacheHits_;
   } else {
-    std::string error = compileToObject(bitcode, hostCpu_, hostFeatures_, object);
+    std::string error = compileToObject(bitcodes, hostCpu_, hostFeatures_, object);
     if (!error.empty())
       return {error};
     cache.put(key, object);

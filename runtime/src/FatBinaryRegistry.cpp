@@ -30,7 +30,9 @@ void **FatBinaryRegistry::registerFatBinary(const void *wrapper) {
   auto image = std::make_unique<Image>();
   if (parsed.view) {
     image->bitcode = parsed.view->payload;
-    image->arch = static_cast<const jit::FatBinaryHeader *>(data)->flags;
+    uint32_t flags = static_cast<const jit::FatBinaryHeader *>(data)->flags;
+    image->arch = flags & jit::FatBinaryArchMask;
+    image->relocatable = (flags & jit::FatBinaryRelocatable) != 0;
   } else {
     image->loaded = true;
     image->loadError = "invalid fat binary: " + parsed.error;
@@ -62,13 +64,34 @@ unsigned FatBinaryRegistry::firstArch() const {
 }
 
 const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
-  if (!image.loaded) {
+  if (image.loaded)
+    return image.loadError;
+  if (!image.relocatable) {
     image.loaded = true;
     jit::JitResult result = jit::KernelJit::instance().load(image.bitcode, image.module);
     if (!result.ok()) {
       image.loadError = result.error;
       std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
     }
+    return image.loadError;
+  }
+  // Relocatable images (-rdc) are linked together: every one registered so far (all of a
+  // program's images register before main) becomes one module.
+  std::vector<std::string_view> parts;
+  std::vector<Image *> members;
+  for (auto &other : images_)
+    if (other->relocatable && !other->loaded) {
+      parts.push_back(other->bitcode);
+      members.push_back(other.get());
+    }
+  jit::JitModule linked;
+  jit::JitResult result = jit::KernelJit::instance().loadLinked(parts, linked);
+  if (!result.ok())
+    std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
+  for (Image *member : members) {
+    member->loaded = true;
+    member->module = linked;
+    member->loadError = result.error;
   }
   return image.loadError;
 }

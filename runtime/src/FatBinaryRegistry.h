@@ -45,9 +45,10 @@ private:
   struct Image {
     std::string_view bitcode;
     unsigned arch = 0;
+    bool relocatable = false;
     bool loaded = false;
     std::string loadError;
-    jit::JitModule module;
+    jit::JitModule module; // relocatable images share the module of the linked whole
     std::map<std::string, std::unique_ptr<sim::KernelEntry>, std::less<>> kernels;
   };
   struct Function {

@@ -24,6 +24,10 @@ static_assert(sizeof(FatBinaryHeader) == 32);
 
 inline constexpr char FatBinaryMagic[8] = {'M', 'U', 'S', 'A', 'S', 'I', 'M', '\0'};
 inline constexpr uint32_t FatBinaryVersion = 1;
+/// Header flags: the low 16 bits are the architecture (22 for mp_22; 0 if unspecified).
+inline constexpr uint32_t FatBinaryArchMask = 0xffff;
+/// Relocatable device code (-rdc): linked with the program's other such images at load time.
+inline constexpr uint32_t FatBinaryRelocatable = 0x10000;
 /// Payloads larger than this are rejected as corrupt rather than trusted.
 inline constexpr uint64_t FatBinaryMaxPayload = uint64_t(1) << 32;
 

@@ -36,6 +36,9 @@ public:
   /// Lowers, optimises and compiles `bitcode` (or takes the object from the disk cache) and
   /// loads it. Thread-safe.
   JitResult load(std::string_view bitcode, JitModule &out);
+  /// Links several relocatable images into one module (a kernel of one may call device
+  /// functions of another), then compiles and loads it like load().
+  JitResult loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out);
 
   /// Looks up a kernel by its device (mangled) name in a loaded module.
   JitResult lookup(const JitModule &module, std::string_view name, sim::KernelEntry &out);
