@@ -29,7 +29,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-6";
+constexpr const char *LoweringVersion = "lowering-7";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -173,6 +173,9 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   define(sim::abi::WarpFn, &__musa_sim_warp);
   define(sim::abi::BarrierReduceFn, &__musa_sim_barrier_reduce);
   define(sim::abi::ActiveMaskFn, &__musa_sim_active_mask);
+  define(sim::abi::NanosleepFn, &__musa_sim_nanosleep);
+  define(sim::abi::Clock64Fn, &__musa_sim_clock64);
+  define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(

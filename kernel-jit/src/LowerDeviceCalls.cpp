@@ -11,6 +11,8 @@
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
 //   llvm.trap                       -> call __musa_sim_trap(ctx)
+//   llvm.nvvm.read.ptx.sreg.clock, clock64, globaltimer
+//                                   -> call __musa_sim_clock64/globaltimer(ctx)
 // The loads are not marked invariant: the JIT'd block loop (EmitKernelThunksPass) stores the
 // next thread's index into the same context; the context parameter is `noalias` instead, so
 // reads are still merged across the kernel's own stores. Any other nvvm intrinsic is
@@ -84,9 +86,19 @@ bool lowerCall(CallInst &call, Value *ctx) {
     call.eraseFromParent();
     return true;
   }
+  if (name == "llvm.nvvm.read.ptx.sreg.clock64" || name == "llvm.nvvm.read.ptx.sreg.clock" ||
+      name == "llvm.nvvm.read.ptx.sreg.globaltimer") {
+    bool timer = name.ends_with("globaltimer");
+    Value *now = b.CreateCall(builtin(M, timer ? sim::abi::GlobalTimerFn : sim::abi::Clock64Fn,
+                                      b.getInt64Ty(), {ptrTy}),
+                              {ctx});
+    call.replaceAllUsesWith(b.CreateZExtOrTrunc(now, call.getType()));
+    call.eraseFromParent();
+    return true;
+  }
   if (StringRef target = name; target.consume_back(".header") &&
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
-       target == sim::abi::ActiveMaskFn)) {
+       target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn)) {
     SmallVector<Value *, 6> args(call.args());
     SmallVector<Type *, 6> types;
     for (Value *arg : args)
@@ -151,7 +163,8 @@ bool lowerCall(CallInst &call, Value *ctx) {
 
 PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) {
   // The headers declare these without the context; that name gives way to the lowered one.
-  for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn})
+  for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn,
+                           sim::abi::NanosleepFn})
     if (Function *F = M.getFunction(name); F && F->isDeclaration())
       F->setName(std::string(name) + ".header");
   SmallVector<std::string, 4> unsupported;

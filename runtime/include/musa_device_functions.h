@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <time.h>
 
 #define __MUSA_DEV static __device__ __forceinline__
 
@@ -483,6 +484,15 @@ __MUSA_DEV unsigned __lanemask_ge(void) { return ~__lanemask_lt(); }
 __MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(0, predicate); }
 __MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
 __MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
+
+/* ---- clocks ------------------------------------------------------------------------------
+ * Device cycles at the profile's clock rate and nanoseconds (host time until the timing model
+ * provides simulated time). */
+extern "C" __device__ void __musa_sim_nanosleep(unsigned int ns);
+__MUSA_DEV long long clock64(void) { return (long long)__nvvm_read_ptx_sreg_clock64(); }
+__MUSA_DEV clock_t clock(void) { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
+__MUSA_DEV unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }
+__MUSA_DEV void __nanosleep(unsigned int ns) { __musa_sim_nanosleep(ns); }
 
 #undef __MUSA_DEV
 #endif /* __CUDA__ */

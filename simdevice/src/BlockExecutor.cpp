@@ -216,6 +216,10 @@ void runLoop(void *arg) {
 
 } // namespace
 
+const GridLaunch &launchOf(const ThreadContext *context) {
+  return *static_cast<const BlockRun *>(context->block)->launch;
+}
+
 LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
   const KernelEntry &kernel = *launch.kernel;
   WorkerScratch &scratch = WorkerScratch::get();

@@ -1,8 +1,11 @@
 // Device-side aborts: __trap() and a failing assert() end the running block with a fault.
 #include "musa/sim/FaultGuard.h"
+#include "musa/sim/BlockExecutor.h"
 #include "musa/sim/KernelAbi.h"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <string>
 
 using musa::sim::FaultKind;
@@ -24,4 +27,23 @@ extern "C" void __musa_sim_assertfail(const char *expr, const char *file, unsign
   std::fputs(text, stderr);
   musa::sim::raiseDeviceFault(FaultKind::Assert, std::string("device-side assert triggered: ") +
                                                      (expr ? expr : "?"));
+}
+
+namespace {
+uint64_t hostNanoseconds() {
+  using namespace std::chrono;
+  return uint64_t(duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
+}
+} // namespace
+
+extern "C" uint64_t __musa_sim_globaltimer(ThreadContext *) { return hostNanoseconds(); }
+
+extern "C" uint64_t __musa_sim_clock64(ThreadContext *c) {
+  // cycles = ns * kHz / 1e6, in two steps so large uptimes do not overflow.
+  uint64_t ns = hostNanoseconds(), khz = musa::sim::launchOf(c).clockRateKHz;
+  return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
+}
+
+extern "C" void __musa_sim_nanosleep(uint32_t ns, ThreadContext *) {
+  std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
 }

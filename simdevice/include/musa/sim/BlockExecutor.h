@@ -19,4 +19,7 @@ namespace musa::sim {
 /// Runs block `blockIdx` of `launch`; safe to call concurrently from different threads.
 LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx);
 
+/// The launch a running GPU thread belongs to (for device builtins).
+const GridLaunch &launchOf(const ThreadContext *context);
+
 } // namespace musa::sim

@@ -40,6 +40,8 @@ struct GridLaunch {
   /// Stream priority (CUDA's convention: negative is more urgent). Urgent grids run in a
   /// high-priority oneTBB arena, so idle workers take their blocks first.
   int priority = 0;
+  /// The device clock, for clock()/clock64() in kernels.
+  uint32_t clockRateKHz = 1000000;
 };
 
 struct LaunchOutcome {

@@ -47,6 +47,10 @@ inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 inline constexpr const char *WarpFn = "__musa_sim_warp";
 inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
+inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
+/// What %clock/%clock64 and %globaltimer reads become.
+inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
+inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
 } // namespace abi
 
 static_assert(offsetof(ThreadContext, tid) == 0);
@@ -73,4 +77,9 @@ uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg
 int32_t __musa_sim_barrier_reduce(uint32_t op, int32_t predicate, musa::sim::ThreadContext *ctx);
 /// __activemask(): this lane's quarter of the warp's lanes that have not exited.
 uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
+/// Device cycles and nanoseconds. Until the timing model provides simulated time these are
+/// host time scaled by the profile's clock rate, so clock64() spin loops still terminate.
+uint64_t __musa_sim_clock64(musa::sim::ThreadContext *ctx);
+uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
+void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 }
