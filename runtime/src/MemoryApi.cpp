@@ -104,8 +104,7 @@ extern "C" musaError_t musaMallocManaged(void **devPtr, size_t size, unsigned in
     if (flags != musaMemAttachGlobal && flags != musaMemAttachHost &&
         flags != musaMemAttachSingle)
       return musaErrorInvalidValue;
-    if (size == 0)
-      return musaErrorInvalidValue; // CUDA refuses zero-byte managed allocations
+    // Zero bytes succeed with a null pointer, as musaMalloc (measured on CUDA 13, H200).
     // Device memory is host memory here, so one allocation serves host and device alike.
     return allocate(devPtr, size, ManagedAllocation);
   });

@@ -17,6 +17,7 @@ struct PointerInfo {
 
 PointerInfo describe(const void *ptr) {
   PointerInfo info;
+  info.hostPointer = const_cast<void *>(ptr); // unregistered memory: CUDA reports the pointer
   Runtime &rt = Runtime::get();
   auto *p = const_cast<void *>(ptr);
   if (auto where = rt.findDevicePointer(ptr)) {
@@ -43,10 +44,11 @@ PointerInfo describe(const void *ptr) {
 extern "C" musaError_t musaPointerGetAttributes(musaPointerAttributes *attributes,
                                                 const void *ptr) {
   return apiCall([&] {
-    if (!attributes || !ptr)
+    if (!attributes)
       return musaErrorInvalidValue;
     PointerInfo info = describe(ptr);
-    // Unknown host memory is "unregistered", not an error (CUDA 11 and later).
+    // Unknown host memory, freed memory and null are "unregistered", not errors (CUDA 11 and
+    // later; tests/hardware/runtime_corner_cases.h200.txt).
     *attributes = {info.type, info.device, info.devicePointer, info.hostPointer};
     return musaSuccess;
   });

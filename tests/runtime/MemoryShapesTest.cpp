@@ -148,7 +148,9 @@ TEST(MemoryShapes, ManagedMemoryIsUsableFromTheHost) {
   int *single = nullptr;
   EXPECT_EQ(musaMallocManaged(&single, 64, musaMemAttachSingle), musaSuccess);
   EXPECT_EQ(musaMallocManaged(&single, 64, 0x10), musaErrorInvalidValue);
-  EXPECT_EQ(musaMallocManaged(&single, 0), musaErrorInvalidValue);
+  int *none = single;
+  EXPECT_EQ(musaMallocManaged(&none, 0), musaSuccess);
+  EXPECT_EQ(none, nullptr);
   int *plain;
   ASSERT_EQ(musaMalloc(&plain, 64), musaSuccess);
   EXPECT_EQ(musaMemPrefetchAsync(plain, 64, 0, 0), musaErrorInvalidValue); // not managed
@@ -210,7 +212,12 @@ TEST(MemoryShapes, PointerQueriesDescribeEachKindOfMemory) {
   EXPECT_EQ(musaPointerGetDevice(&device, &stackVar), musaErrorInvalidValue);
   EXPECT_EQ(musaPointerGetAttribute(&type, MUSA_POINTER_ATTRIBUTE_MEMORY_TYPE, &stackVar),
             musaErrorInvalidValue);
-  EXPECT_EQ(musaPointerGetAttributes(&attr, nullptr), musaErrorInvalidValue);
+  ASSERT_EQ(musaPointerGetAttributes(&attr, &stackVar), musaSuccess);
+  EXPECT_EQ(attr.device, musaInvalidDeviceId);
+  EXPECT_EQ(attr.devicePointer, nullptr);
+  EXPECT_EQ(attr.hostPointer, &stackVar);
+  EXPECT_EQ(musaPointerGetAttributes(&attr, nullptr), musaSuccess);
+  EXPECT_EQ(attr.type, musaMemoryTypeUnregistered);
   EXPECT_EQ(musaPointerGetAttributes(nullptr, d), musaErrorInvalidValue);
   musaFree(d);
   ASSERT_EQ(musaPointerGetAttributes(&attr, d), musaSuccess);
