@@ -34,7 +34,8 @@ bool needsFibers(Function &K) {
       continue;
     StringRef name = F->getName();
     if (name == sim::abi::BarrierFn || name == sim::abi::WarpFn ||
-        name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn)
+        name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn ||
+        name == sim::abi::GridSyncFn)
       return true;
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);

@@ -29,7 +29,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-7";
+constexpr const char *LoweringVersion = "lowering-8";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -174,6 +174,7 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   define(sim::abi::BarrierReduceFn, &__musa_sim_barrier_reduce);
   define(sim::abi::ActiveMaskFn, &__musa_sim_active_mask);
   define(sim::abi::NanosleepFn, &__musa_sim_nanosleep);
+  define(sim::abi::GridSyncFn, &__musa_sim_grid_sync);
   define(sim::abi::Clock64Fn, &__musa_sim_clock64);
   define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))

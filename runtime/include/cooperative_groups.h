@@ -1,12 +1,13 @@
 /* cooperative_groups.h - thread groups for MUSA kernels: the block, static tiles of up to a
- * warp (with shuffles, votes and reduce), dynamic tiles, and the grid (size and rank; grid-wide
- * synchronisation is not available yet and is refused at compile time). */
+ * warp (with shuffles, votes and reduce), dynamic tiles, and the grid (grid.sync() in kernels
+ * launched with musaLaunchCooperativeKernel). */
 #ifndef __MUSA_COOPERATIVE_GROUPS_H__
 #define __MUSA_COOPERATIVE_GROUPS_H__
 
 #include "musa_runtime.h"
 
 #if defined(__CUDA__)
+extern "C" __device__ void __musa_sim_grid_sync(void);
 namespace cooperative_groups {
 
 #define __MUSA_CG __device__ __forceinline__
@@ -122,9 +123,8 @@ public:
     return block * details::blockSize() + details::blockRank();
   }
   __MUSA_CG bool is_valid() const { return true; }
-  __device__ __attribute__((unavailable("musa-sim: grid-wide synchronisation (grid_group::sync) "
-                                        "is not supported yet")))
-  void sync() const;
+  /// Every thread of the grid meets here; the launch must be musaLaunchCooperativeKernel.
+  __MUSA_CG void sync() const { __musa_sim_grid_sync(); }
 };
 __MUSA_CG grid_group this_grid() { return grid_group(); }
 

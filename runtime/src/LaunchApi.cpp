@@ -92,6 +92,7 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
   config.warpSize = device.profile().warpSize;
   config.priority = stream->priority;
   config.clockRateKHz = uint32_t(device.profile().clockRateKHz);
+  config.cooperative = cooperative;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",

@@ -20,7 +20,7 @@ namespace ctx = boost::context::detail;
 
 namespace {
 
-enum class ThreadState { Ready, AtBarrier, AtWarp, Exited };
+enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
 
 struct BlockRun;
 
@@ -44,6 +44,7 @@ struct BlockRun {
   bool fibers = false;
   ThreadContext loopContext{};             // loop mode
   std::vector<SimThread> *threads = nullptr; // fiber mode
+  std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end
   SimThread *current = nullptr;
   LaunchOutcome outcome;
 };
@@ -100,11 +101,13 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
 }
 
 /// Releases every complete warp-collective group; true if any thread became ready.
-bool resolveWarps(std::vector<SimThread> &threads, int warpSize, std::string &problem) {
+bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &blockStarts,
+                  int warpSize, std::string &problem) {
   bool progress = false;
-  size_t n = threads.size(), ws = size_t(warpSize);
-  for (size_t first = 0; first < n; first += ws) {
-    size_t last = std::min(n, first + ws);
+  size_t ws = size_t(warpSize);
+  for (size_t b = 0; b + 1 < blockStarts.size(); ++b)
+  for (size_t first = blockStarts[b], end = blockStarts[b + 1]; first < end; first += ws) {
+    size_t last = std::min(end, first + ws);
     for (size_t i = first; i < last; ++i) {
       SimThread &t = threads[i];
       if (t.state != ThreadState::AtWarp)
@@ -145,9 +148,62 @@ void fail(BlockRun &run, FaultKind kind, std::string message) {
   run.outcome.message = std::move(message);
 }
 
+/// Counts of thread states in [first, last).
+struct StateCounts {
+  size_t ready = 0, atBarrier = 0, atWarp = 0, atGrid = 0, exited = 0;
+  StateCounts(const std::vector<SimThread> &threads, size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i)
+      switch (threads[i].state) {
+      case ThreadState::Ready: ++ready; break;
+      case ThreadState::AtBarrier: ++atBarrier; break;
+      case ThreadState::AtWarp: ++atWarp; break;
+      case ThreadState::AtGrid: ++atGrid; break;
+      case ThreadState::Exited: ++exited; break;
+      }
+  }
+};
+
+/// Releases block `[first, last)` from __syncthreads (with its reduction) if every live thread
+/// waits there. Returns false with `problem` set if the barrier can never complete.
+bool releaseBlockBarrier(BlockRun &run, size_t first, size_t last, bool &released,
+                         std::string &problem) {
+  std::vector<SimThread> &threads = *run.threads;
+  StateCounts c(threads, first, last);
+  released = false;
+  if (c.atBarrier == 0 || c.atBarrier + c.exited != last - first)
+    return true; // not everyone is there (yet)
+  if (c.exited > 0) {
+    std::vector<SimThread> block(threads.begin() + long(first), threads.begin() + long(last));
+    size_t nWait = 0, nExit = 0;
+    std::string w = threadsIn(block, ThreadState::AtBarrier, nWait);
+    std::string e = threadsIn(block, ThreadState::Exited, nExit);
+    problem = "__syncthreads() not reached by all threads of the block: " +
+              std::to_string(nWait) + " thread(s) wait at the barrier (" + w + ") while " +
+              std::to_string(nExit) + " exited (" + e + ")";
+    return false;
+  }
+  if (threads[first].reducing) {
+    std::vector<int> predicates;
+    for (size_t i = first; i < last; ++i)
+      predicates.push_back(threads[i].reduceValue);
+    int result = blockReduce(threads[first].reduceOp, predicates);
+    for (size_t i = first; i < last; ++i)
+      threads[i].reduceValue = result;
+  }
+  for (size_t i = first; i < last; ++i)
+    threads[i].state = ThreadState::Ready;
+  released = true;
+  return true;
+}
+
+/// Runs the fibers of one block, or of every block of a cooperative grid, until all exit.
+/// Each round resumes every ready thread until it parks; then warp groups, block barriers and
+/// the grid barrier that are complete are released. A round that releases nothing while
+/// threads still wait is a deadlock on hardware: it ends the launch with a fault instead.
 void scheduleFibers(void *arg) {
   auto *run = static_cast<BlockRun *>(arg);
   std::vector<SimThread> &threads = *run->threads;
+  const std::vector<size_t> &starts = run->blockStarts;
   SanitizerFiber worker; // bounds filled in by the first fiber's afterSwitch
   for (SimThread &t : threads)
     t.schedulerFiber = &worker;
@@ -163,49 +219,40 @@ void scheduleFibers(void *arg) {
     }
     run->current = nullptr;
     std::string problem;
-    if (resolveWarps(threads, run->launch->warpSize, problem))
-      continue;
+    bool progress = resolveWarps(threads, starts, run->launch->warpSize, problem);
     if (!problem.empty())
       return fail(*run, FaultKind::BarrierDivergence, problem);
-    size_t atBarrier = 0, atWarp = 0, exited = 0;
-    for (SimThread &t : threads) {
-      atBarrier += t.state == ThreadState::AtBarrier;
-      atWarp += t.state == ThreadState::AtWarp;
-      exited += t.state == ThreadState::Exited;
+    for (size_t b = 0; b + 1 < starts.size(); ++b) {
+      bool released = false;
+      if (!releaseBlockBarrier(*run, starts[b], starts[b + 1], released, problem))
+        return fail(*run, FaultKind::BarrierDivergence, problem);
+      progress |= released;
     }
-    if (exited == threads.size())
+    if (progress)
+      continue;
+    StateCounts all(threads, 0, threads.size());
+    if (all.exited == threads.size())
       return; // every thread finished
-    if (atWarp > 0) {
-      size_t nWarp = 0, nBar = 0;
-      std::string w = threadsIn(threads, ThreadState::AtWarp, nWarp);
-      std::string b = threadsIn(threads, ThreadState::AtBarrier, nBar);
+    if (all.atGrid > 0 && all.atGrid == threads.size()) {
+      for (SimThread &t : threads)
+        t.state = ThreadState::Ready; // grid.sync(): every thread of the grid arrived
+      continue;
+    }
+    size_t nWarp = 0, nBar = 0, nGrid = 0, nExit = 0;
+    std::string w = threadsIn(threads, ThreadState::AtWarp, nWarp);
+    std::string b = threadsIn(threads, ThreadState::AtBarrier, nBar);
+    std::string g = threadsIn(threads, ThreadState::AtGrid, nGrid);
+    std::string e = threadsIn(threads, ThreadState::Exited, nExit);
+    if (nWarp > 0)
       return fail(*run, FaultKind::BarrierDivergence,
                   "warp collective cannot complete: " + std::to_string(nWarp) +
                       " thread(s) wait at a warp collective (" + w + ") for lanes its mask names, "
-                      "which exited or wait at __syncthreads() (" + std::to_string(nBar) + ": " +
-                      b + ")");
-    }
-    if (exited > 0) {
-      size_t nWait = 0, nExit = 0;
-      std::string w = threadsIn(threads, ThreadState::AtBarrier, nWait);
-      std::string e = threadsIn(threads, ThreadState::Exited, nExit);
-      return fail(*run, FaultKind::BarrierDivergence,
-                  "__syncthreads() not reached by all threads of the block: " +
-                      std::to_string(nWait) + " thread(s) wait at the barrier (" + w + ") while " +
-                      std::to_string(nExit) + " exited (" + e + ")");
-    }
-    // Everyone is at the barrier: release it, with the block reduction if one was asked.
-    if (threads.front().reducing) {
-      std::vector<int> predicates;
-      predicates.reserve(threads.size());
-      for (SimThread &t : threads)
-        predicates.push_back(t.reduceValue);
-      int result = blockReduce(threads.front().reduceOp, predicates);
-      for (SimThread &t : threads)
-        t.reduceValue = result;
-    }
-    for (SimThread &t : threads)
-      t.state = ThreadState::Ready;
+                      "which exited or wait at a barrier (" + std::to_string(nBar + nGrid) + ")");
+    return fail(*run, FaultKind::BarrierDivergence,
+                "grid.sync() not reached by all threads of the grid: " + std::to_string(nGrid) +
+                    " wait at it (" + g + "), " + std::to_string(nBar) +
+                    " at __syncthreads() (" + b + "), " + std::to_string(nExit) + " exited (" +
+                    e + ")");
   }
 }
 
@@ -220,16 +267,31 @@ const GridLaunch &launchOf(const ThreadContext *context) {
   return *static_cast<const BlockRun *>(context->block)->launch;
 }
 
+namespace {
+Dim3 blockIndex(const GridLaunch &launch, uint64_t linear) {
+  uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
+  return {uint32_t(linear % gx), uint32_t(linear / gx % launch.grid.y), uint32_t(linear / gxy)};
+}
+} // namespace
+
 LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
+  uint64_t linear = blockIdx.x + uint64_t(launch.grid.x) *
+                                     (blockIdx.y + uint64_t(launch.grid.y) * blockIdx.z);
+  return runBlocks(launch, linear, 1);
+}
+
+LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount) {
   const KernelEntry &kernel = *launch.kernel;
   WorkerScratch &scratch = WorkerScratch::get();
   size_t staticBytes = (kernel.staticSharedBytes + abi::DynamicSharedAlign - 1) /
                        abi::DynamicSharedAlign * abi::DynamicSharedAlign;
-  char *shared = scratch.sharedBuffer(staticBytes + launch.dynamicSharedBytes);
+  size_t sharedStride = (staticBytes + launch.dynamicSharedBytes + 63) / 64 * 64;
+  char *shared = scratch.sharedBuffer(std::max<size_t>(sharedStride, 64) * blockCount);
+  Dim3 blockIdx = blockIndex(launch, firstBlock);
 
   BlockRun run;
   run.launch = &launch;
-  run.fibers = kernel.needsFibers;
+  run.fibers = kernel.needsFibers || blockCount > 1;
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;
   base.ctaid[0] = blockIdx.x, base.ctaid[1] = blockIdx.y, base.ctaid[2] = blockIdx.z;
@@ -245,7 +307,7 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
     run.loopContext = base;
     clean = runGuarded(runLoop, &run, fault);
   } else {
-    size_t n = launch.block.count();
+    size_t perBlock = launch.block.count(), n = perBlock * blockCount;
     FiberStackPool &pool = FiberStackPool::forThisThread();
     if (!pool.reserve(n)) {
       run.outcome.fault = FaultKind::StackOverflow;
@@ -254,13 +316,21 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
     }
     std::vector<SimThread> &threads = scratch.threads;
     threads.resize(n);
+    run.blockStarts.clear();
+    for (uint64_t b = 0; b <= blockCount; ++b)
+      run.blockStarts.push_back(b * perBlock);
     for (size_t i = 0; i < n; ++i) {
       SimThread &t = threads[i];
+      size_t b = i / perBlock, r = i % perBlock;
+      Dim3 idx = blockIndex(launch, firstBlock + b);
       t.context = base;
-      t.context.tid[0] = uint32_t(i % launch.block.x);
-      t.context.tid[1] = uint32_t(i / launch.block.x % launch.block.y);
-      t.context.tid[2] = uint32_t(i / (uint64_t(launch.block.x) * launch.block.y));
-      t.context.laneId = uint32_t(i % uint32_t(launch.warpSize));
+      t.context.ctaid[0] = idx.x, t.context.ctaid[1] = idx.y, t.context.ctaid[2] = idx.z;
+      t.context.shared = shared + b * sharedStride;
+      t.context.dynamicShared = t.context.shared + staticBytes;
+      t.context.tid[0] = uint32_t(r % launch.block.x);
+      t.context.tid[1] = uint32_t(r / launch.block.x % launch.block.y);
+      t.context.tid[2] = uint32_t(r / (uint64_t(launch.block.x) * launch.block.y));
+      t.context.laneId = uint32_t(r % uint32_t(launch.warpSize));
       t.state = ThreadState::Ready;
       t.reducing = false;
       t.warp = WarpLane();
@@ -274,10 +344,11 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
 
   if (clean && run.outcome.ok())
     return run.outcome;
-  std::string where = "kernel '" + demangle(kernel.name) + "' block " + dims(base.ctaid);
+  const ThreadContext *who =
+      run.fibers ? (run.current ? &run.current->context : nullptr) : &run.loopContext;
+  std::string where = "kernel '" + demangle(kernel.name) + "' block " +
+                      dims(who ? who->ctaid : base.ctaid);
   if (!clean) {
-    const ThreadContext *who = run.fibers ? (run.current ? &run.current->context : nullptr)
-                                          : &run.loopContext;
     if (who)
       where += " thread " + dims(who->tid);
     if (fault.kind == FaultKind::IllegalAddress && run.fibers &&
@@ -363,6 +434,15 @@ extern "C" uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, 
   thread.warp.width = width;
   musa::sim::park(thread, musa::sim::ThreadState::AtWarp);
   return thread.warp.result;
+}
+
+extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {
+  SimThread &thread = musa::sim::fiberThread(context);
+  if (!musa::sim::launchOf(context).cooperative)
+    musa::sim::raiseDeviceFault(musa::sim::FaultKind::Trap,
+                                "grid.sync() in a kernel not launched with "
+                                "musaLaunchCooperativeKernel");
+  musa::sim::park(thread, musa::sim::ThreadState::AtGrid);
 }
 
 extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {

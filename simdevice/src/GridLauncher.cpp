@@ -73,6 +73,8 @@ LaunchOutcome runGrid(const GridLaunch &launch) {
 }
 
 static LaunchOutcome runGridInArena(const GridLaunch &launch) {
+  if (launch.cooperative)
+    return runBlocks(launch, 0, launch.grid.count());
   const uint64_t blocks = launch.grid.count();
   const uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
   std::atomic<bool> stop{false};

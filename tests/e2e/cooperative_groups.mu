@@ -26,6 +26,27 @@ __global__ void groups(int *out) {
   out[r * 6 + 5] = int(grid.thread_rank() - blockIdx.x * block.size()) == r && grid.size() == 2 * block.size();
 }
 
+// Two phases separated by grid.sync(): block partial sums, then every block reads them all.
+__global__ void gridSum(const int *in, int *partial, int *out) {
+  cg::grid_group grid = cg::this_grid();
+  cg::thread_block block = cg::this_thread_block();
+  __shared__ int acc;
+  if (block.thread_rank() == 0)
+    acc = 0;
+  block.sync();
+  atomicAdd(&acc, in[grid.thread_rank()]);
+  block.sync();
+  if (block.thread_rank() == 0)
+    partial[blockIdx.x] = acc;
+  grid.sync();
+  if (block.thread_rank() == 0) {
+    int total = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b)
+      total += partial[b];
+    out[blockIdx.x] = total;
+  }
+}
+
 int main() {
   const int n = 128;
   int h[n * 6], *d;
@@ -54,5 +75,28 @@ int main() {
   CHECK(musaLaunchCooperativeKernel(groups, dim3(tooMany), dim3(n), args, 0, 0) ==
             musaErrorCooperativeLaunchTooLarge, "oversized cooperative grid accepted");
   musaGetLastError();
+
+  const int blocks = 8, threads = 64;
+  int hin[blocks * threads], *din, *dpartial, *dout, hout[blocks];
+  for (int i = 0; i < blocks * threads; ++i)
+    hin[i] = i % 10;
+  CHECK_MUSA(musaMalloc(&din, sizeof hin));
+  CHECK_MUSA(musaMalloc(&dpartial, blocks * sizeof(int)));
+  CHECK_MUSA(musaMalloc(&dout, sizeof hout));
+  CHECK_MUSA(musaMemcpy(din, hin, sizeof hin, musaMemcpyHostToDevice));
+  void *gargs[] = {&din, &dpartial, &dout};
+  CHECK_MUSA(musaLaunchCooperativeKernel(gridSum, dim3(blocks), dim3(threads), gargs, 0, 0));
+  CHECK_MUSA(musaMemcpy(hout, dout, sizeof hout, musaMemcpyDeviceToHost));
+  int expect = 0;
+  for (int i = 0; i < blocks * threads; ++i)
+    expect += hin[i];
+  for (int b = 0; b < blocks; ++b)
+    CHECK(hout[b] == expect, "block %d saw total %d after grid.sync(), expected %d", b, hout[b],
+          expect);
+  // grid.sync() outside a cooperative launch fails the launch instead of hanging.
+  gridSum<<<blocks, threads>>>(din, dpartial, dout);
+  musaError_t e = musaDeviceSynchronize();
+  CHECK(e == musaErrorLaunchFailure, "grid.sync() in a plain launch gave %s", musaGetErrorName(e));
+  CHECK_MUSA(musaDeviceReset());
   return finish("cooperative_groups");
 }

@@ -38,9 +38,4 @@ check "unknown option is reported" "1" "$(grep -c "definitely-not-an-option" opt
 check "unknown MUSA arch is refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
 "$cc" 2> none.err; rc=$?
 check "no input is refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
-# An unsupported feature fails at compile time with a message naming it.
-printf '#include <cooperative_groups.h>\n__global__ void k() { cooperative_groups::this_grid().sync(); }\nint main() {}\n' > gridsync.mu
-"$cc" gridsync.mu -o gridsync 2> gridsync.err; rc=$?
-check "grid sync is refused at compile time" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
-check "grid sync refusal names the feature" "1" "$(grep -c "grid-wide synchronisation" gridsync.err)"
 exit $fail

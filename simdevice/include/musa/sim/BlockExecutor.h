@@ -19,6 +19,11 @@ namespace musa::sim {
 /// Runs block `blockIdx` of `launch`; safe to call concurrently from different threads.
 LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx);
 
+/// Runs `blockCount` consecutive blocks (linear order) together in one fiber scheduler, each
+/// with its own shared memory: how a cooperative grid runs, so grid.sync() can hold every
+/// thread of the grid. Blocks still synchronise separately at __syncthreads.
+LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount);
+
 /// The launch a running GPU thread belongs to (for device builtins).
 const GridLaunch &launchOf(const ThreadContext *context);
 

@@ -42,6 +42,8 @@ struct GridLaunch {
   int priority = 0;
   /// The device clock, for clock()/clock64() in kernels.
   uint32_t clockRateKHz = 1000000;
+  /// musaLaunchCooperativeKernel: all blocks run together so grid.sync() works.
+  bool cooperative = false;
 };
 
 struct LaunchOutcome {

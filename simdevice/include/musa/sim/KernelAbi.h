@@ -48,6 +48,7 @@ inline constexpr const char *WarpFn = "__musa_sim_warp";
 inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
+inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
@@ -82,4 +83,6 @@ uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_clock64(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
+/// cooperative_groups::grid_group::sync() (cooperative launches only).
+void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 }
