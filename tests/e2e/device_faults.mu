@@ -3,6 +3,12 @@
 
 __global__ void writeThrough(int *p) { p[threadIdx.x] = 7; }
 
+__global__ void trapAtThree(int *p) {
+  if (threadIdx.x == 3)
+    __trap();
+  p[threadIdx.x] = 1;
+}
+
 __device__ int deep(int n, volatile int *sink) {
   volatile char pad[512];
   pad[n % 512] = char(n);
@@ -18,7 +24,11 @@ __global__ void recurse(int *out) {
 int main(int argc, char **argv) {
   int *d;
   CHECK_MUSA(musaMalloc(&d, 1024));
-  if (argc > 1 && argv[1][0] == 's') {
+  if (argc > 1 && argv[1][0] == 't') {
+    trapAtThree<<<1, 8>>>(d);
+    musaError_t e = musaDeviceSynchronize();
+    CHECK(e == musaErrorLaunchFailure, "__trap() gave %s", musaGetErrorName(e));
+  } else if (argc > 1 && argv[1][0] == 's') {
     recurse<<<1, 4>>>(d);
     musaError_t e = musaDeviceSynchronize();
     CHECK(e == musaErrorLaunchFailure, "stack overflow gave %s", musaGetErrorName(e));
