@@ -59,6 +59,22 @@ FunctionCallee builtin(Module &M, const char *name, Type *ret, ArrayRef<Type *> 
   return M.getOrInsertFunction(name, FunctionType::get(ret, params, false));
 }
 
+/// Replaces `call` with a call of simdevice builtin `name` taking the same arguments plus the
+/// context; the new call yields what the old one did.
+CallInst *callWithContext(IRBuilder<> &b, CallInst &call, const std::string &name, Value *ctx) {
+  SmallVector<Value *, 6> args(call.args());
+  SmallVector<Type *, 6> types;
+  for (Value *arg : args)
+    types.push_back(arg->getType());
+  args.push_back(ctx);
+  types.push_back(b.getPtrTy());
+  CallInst *lowered =
+      b.CreateCall(builtin(*call.getModule(), name.c_str(), call.getType(), types), args);
+  call.replaceAllUsesWith(lowered);
+  call.eraseFromParent();
+  return lowered;
+}
+
 /// Rewrites one call; returns false if it is an nvvm intrinsic we do not support.
 bool lowerCall(CallInst &call, Value *ctx) {
   Function *callee = call.getCalledFunction();
@@ -100,18 +116,7 @@ bool lowerCall(CallInst &call, Value *ctx) {
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||
        target == sim::abi::GridSyncFn)) {
-    SmallVector<Value *, 6> args(call.args());
-    SmallVector<Type *, 6> types;
-    for (Value *arg : args)
-      types.push_back(arg->getType());
-    args.push_back(ctx);
-    types.push_back(ptrTy);
-    std::string lowName = target.str();
-    CallInst *lowered =
-        b.CreateCall(builtin(M, lowName.c_str(), call.getType(), types), args);
-    lowered->addFnAttr(Attribute::Convergent);
-    call.replaceAllUsesWith(lowered);
-    call.eraseFromParent();
+    callWithContext(b, call, target.str(), ctx)->addFnAttr(Attribute::Convergent);
     return true;
   }
   if (int offset = specialRegisterOffset(name); offset >= 0) {
@@ -142,14 +147,7 @@ bool lowerCall(CallInst &call, Value *ctx) {
     return true;
   }
   if (name == "__assertfail") {
-    SmallVector<Value *, 6> args(call.args());
-    SmallVector<Type *, 6> types;
-    for (Value *arg : args)
-      types.push_back(arg->getType());
-    args.push_back(ctx);
-    types.push_back(ptrTy);
-    b.CreateCall(builtin(M, sim::abi::AssertFailFn, b.getVoidTy(), types), args);
-    call.eraseFromParent();
+    callWithContext(b, call, sim::abi::AssertFailFn, ctx);
     return true;
   }
   if (name == "llvm.trap") {
