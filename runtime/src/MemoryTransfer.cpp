@@ -30,9 +30,9 @@ Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) 
   return where->device;
 }
 
-musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
-                         size_t width, size_t height, musaMemcpyKind kind,
-                         musaStream_t streamHandle, bool async) {
+musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, musaMemcpyKind kind, std::function<void()> &work) {
+  work = nullptr;
   if (kind < musaMemcpyHostToHost || kind > musaMemcpyDefault)
     return musaErrorInvalidMemcpyDirection;
   if (width == 0 || height == 0)
@@ -56,42 +56,77 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   for (Device *d : {dd, sd})
     if (d && d->stickyError())
       return d->stickyError();
-  std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
-  if (!stream)
-    return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
   auto *to = static_cast<char *>(dst);
   auto *from = static_cast<const char *>(src);
-  return submit(*stream, async, [=] {
+  work = [=] {
     // memmove: overlapping ranges are undefined on hardware; this keeps the data intact.
     if (dpitch == width && spitch == width)
       std::memmove(to, from, width * height);
     else
       for (size_t row = 0; row < height; ++row)
         std::memmove(to + row * dpitch, from + row * spitch, width);
-  });
+  };
+  return musaSuccess;
 }
 
-musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
-                        musaStream_t streamHandle, bool async) {
-  if (width == 0 || height == 0)
+musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSize, size_t width,
+                       size_t height, std::function<void()> &work) {
+  work = nullptr;
+  if (elementSize != 1 && elementSize != 2 && elementSize != 4)
+    return musaErrorInvalidValue;
+  size_t rowBytes = width * elementSize;
+  if (rowBytes == 0 || height == 0)
     return musaSuccess;
   if (!dst)
     return musaErrorInvalidValue;
-  if (height > 1 && width > pitch)
+  if (height > 1 && rowBytes > pitch)
     return musaErrorInvalidPitchValue;
-  Device *device = deviceHolding(dst, pitch, width, height);
+  Device *device = deviceHolding(dst, pitch, rowBytes, height);
   if (!device)
     return musaErrorInvalidValue;
   if (musaError_t e = device->stickyError())
     return e;
+  auto *to = static_cast<char *>(dst);
+  work = [=] {
+    for (size_t row = 0; row < height; ++row) {
+      char *line = to + row * pitch;
+      if (elementSize == 1) {
+        std::memset(line, int(value & 0xff), width);
+        continue;
+      }
+      for (size_t i = 0; i < width; ++i)
+        std::memcpy(line + i * elementSize, &value, elementSize); // little-endian low bytes
+    }
+  };
+  return musaSuccess;
+}
+
+musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, musaMemcpyKind kind,
+                         musaStream_t streamHandle, bool async) {
+  std::function<void()> work;
+  if (musaError_t e = prepareCopy(dst, dpitch, src, spitch, width, height, kind, work))
+    return e;
+  if (!work)
+    return musaSuccess;
+  Runtime &rt = Runtime::get();
+  std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
+  if (!stream)
+    return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
+  return submit(*stream, async, std::move(work));
+}
+
+musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
+                        musaStream_t streamHandle, bool async) {
+  std::function<void()> work;
+  if (musaError_t e = prepareSet(dst, pitch, unsigned(value), 1, width, height, work))
+    return e;
+  if (!work)
+    return musaSuccess;
   std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
   if (!stream)
     return musaErrorInvalidResourceHandle;
-  auto *to = static_cast<char *>(dst);
-  return submit(*stream, async, [=] {
-    for (size_t row = 0; row < height; ++row)
-      std::memset(to + row * pitch, value & 0xff, width);
-  });
+  return submit(*stream, async, std::move(work));
 }
 
 } // namespace musa::rt

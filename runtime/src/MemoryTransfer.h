@@ -5,6 +5,7 @@
 #include "musa_runtime_api.h"
 
 #include <cstddef>
+#include <functional>
 
 namespace musa::rt {
 
@@ -12,6 +13,15 @@ class Device;
 
 /// The device one of whose live allocations holds the whole region, or null.
 Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height);
+
+/// Validates a pitched copy and returns the work that performs it (null work for nothing to
+/// do), without enqueueing it: graphs run such work as nodes.
+musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                        size_t height, musaMemcpyKind kind, std::function<void()> &work);
+/// Validates a pitched memset of `elementSize`-byte elements (1, 2 or 4; `width` counts
+/// elements) and returns its work.
+musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSize, size_t width,
+                       size_t height, std::function<void()> &work);
 
 /// Pitched copy. 1D copies are width = count, height = 1. Returns the error hardware gives
 /// for bad pointers, pitches, kinds and handles; sync copies wait for completion.
