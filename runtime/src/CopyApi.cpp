@@ -45,7 +45,10 @@ musaError_t resolveSide(musaArray_t arrayHandle, musaPos pos, musaPitchedPtr ptr
   return musaSuccess;
 }
 
-musaError_t copy3D(const musaMemcpy3DParms *p, musaStream_t stream, bool async) {
+} // namespace
+
+musaError_t musa::rt::prepareCopy3D(const musaMemcpy3DParms *p, std::function<void()> &work) {
+  work = nullptr;
   if (!p)
     return musaErrorInvalidValue;
   const musaExtent &e = p->extent;
@@ -79,12 +82,27 @@ musaError_t copy3D(const musaMemcpy3DParms *p, musaStream_t stream, bool async) 
     if (srcDev && !deviceHolding(s.base + z * s.slicePitch, s.pitch, rowBytes, e.height))
       return musaErrorInvalidValue;
   }
+  std::vector<std::function<void()>> slices(e.depth);
   for (size_t z = 0; z < e.depth; ++z)
-    if (musaError_t err = transferCopy(d.base + z * d.slicePitch, d.pitch,
-                                       s.base + z * s.slicePitch, s.pitch, rowBytes, e.height,
-                                       kind, stream, async))
+    if (musaError_t err = prepareCopy(d.base + z * d.slicePitch, d.pitch,
+                                      s.base + z * s.slicePitch, s.pitch, rowBytes, e.height,
+                                      kind, slices[z]))
       return err;
+  work = [slices = std::move(slices)] {
+    for (auto &slice : slices)
+      if (slice)
+        slice();
+  };
   return musaSuccess;
+}
+
+namespace {
+
+musaError_t copy3D(const musaMemcpy3DParms *p, musaStream_t stream, bool async) {
+  std::function<void()> work;
+  if (musaError_t e = prepareCopy3D(p, work))
+    return e;
+  return work ? submitWork(std::move(work), stream, async) : musaSuccess;
 }
 
 musaError_t copyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,

@@ -101,14 +101,7 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
   return musaSuccess;
 }
 
-musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
-                         size_t width, size_t height, musaMemcpyKind kind,
-                         musaStream_t streamHandle, bool async) {
-  std::function<void()> work;
-  if (musaError_t e = prepareCopy(dst, dpitch, src, spitch, width, height, kind, work))
-    return e;
-  if (!work)
-    return musaSuccess;
+musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bool async) {
   Runtime &rt = Runtime::get();
   std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
   if (!stream)
@@ -116,17 +109,21 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   return submit(*stream, async, std::move(work));
 }
 
+musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, musaMemcpyKind kind,
+                         musaStream_t streamHandle, bool async) {
+  std::function<void()> work;
+  if (musaError_t e = prepareCopy(dst, dpitch, src, spitch, width, height, kind, work))
+    return e;
+  return work ? submitWork(std::move(work), streamHandle, async) : musaSuccess;
+}
+
 musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
                         musaStream_t streamHandle, bool async) {
   std::function<void()> work;
   if (musaError_t e = prepareSet(dst, pitch, unsigned(value), 1, width, height, work))
     return e;
-  if (!work)
-    return musaSuccess;
-  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
-  if (!stream)
-    return musaErrorInvalidResourceHandle;
-  return submit(*stream, async, std::move(work));
+  return work ? submitWork(std::move(work), streamHandle, async) : musaSuccess;
 }
 
 } // namespace musa::rt

@@ -23,6 +23,12 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
 musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSize, size_t width,
                        size_t height, std::function<void()> &work);
 
+/// Validates a 3D copy (linear memory or arrays) and returns its work.
+musaError_t prepareCopy3D(const musaMemcpy3DParms *p, std::function<void()> &work);
+
+/// Enqueues prepared work on a stream (waiting for it unless `async`).
+musaError_t submitWork(std::function<void()> work, musaStream_t stream, bool async);
+
 /// Pitched copy. 1D copies are width = count, height = 1. Returns the error hardware gives
 /// for bad pointers, pitches, kinds and handles; sync copies wait for completion.
 musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
