@@ -188,6 +188,81 @@ struct musaMemcpy3DPeerParms {
   struct musaExtent extent;
 };
 
+/* ---- graphs ------------------------------------------------------------------------- */
+typedef struct MUgraph_st *musaGraph_t;
+typedef struct MUgraphNode_st *musaGraphNode_t;
+typedef struct MUgraphExec_st *musaGraphExec_t;
+
+/** Node types: CUDA's numbers; the guide's names and CUDA's are both defined (DECISIONS 5). */
+enum musaGraphNodeType {
+  musaGraphNodeTypeKernel = 0,
+  musaGraphNodeTypeMemcpy = 1,
+  musaGraphNodeTypeMemset = 2,
+  musaGraphNodeTypeHost = 3,
+  musaGraphNodeTypeChildGraph = 4,
+  musaGraphNodeTypeGraph = 4,
+  musaGraphNodeTypeEmpty = 5,
+  musaGraphNodeTypeEventWait = 6,
+  musaGraphNodeTypeWaitEvent = 6,
+  musaGraphNodeTypeEventRecord = 7,
+  musaGraphNodeTypeExternalSemaphoreSignal = 8,
+  musaGraphNodeTypeExtSemasSignal = 8,
+  musaGraphNodeTypeExternalSemaphoreWait = 9,
+  musaGraphNodeTypeExtSemasWait = 9,
+  musaGraphNodeTypeMemAlloc = 10,
+  musaGraphNodeTypeMemFree = 11,
+  musaGraphNodeTypeConditional = 13,
+  musaGraphNodeTypeCount
+};
+typedef enum musaGraphNodeType musaGraphNodeType;
+
+struct musaKernelNodeParams {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+typedef struct musaKernelNodeParams musaKernelNodeParams;
+
+struct musaMemsetParams {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+typedef struct musaMemsetParams musaMemsetParams;
+
+struct musaHostNodeParams {
+  musaHostFn_t fn;
+  void *userData;
+};
+typedef struct musaHostNodeParams musaHostNodeParams;
+
+enum musaStreamCaptureMode {
+  musaStreamCaptureModeGlobal = 0,
+  musaStreamCaptureModeThreadLocal = 1,
+  musaStreamCaptureModeRelaxed = 2
+};
+typedef enum musaStreamCaptureMode musaStreamCaptureMode;
+
+enum musaStreamCaptureStatus {
+  musaStreamCaptureStatusNone = 0,
+  musaStreamCaptureStatusActive = 1,
+  musaStreamCaptureStatusInvalidated = 2
+};
+typedef enum musaStreamCaptureStatus musaStreamCaptureStatus;
+
+#define musaGraphInstantiateFlagAutoFreeOnLaunch 1
+#define musaGraphInstantiateFlagUpload 2
+#define musaGraphInstantiateFlagDeviceLaunch 4
+#define musaGraphInstantiateFlagUseNodePriority 8
+
+#define musaGraphDebugDotFlagsVerbose (1 << 0)
+
 /* ---- device attributes (CUDA's numbers) ---------------------------------------------- */
 enum musaDeviceAttr {
   musaDevAttrMaxThreadsPerBlock = 1,

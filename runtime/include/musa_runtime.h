@@ -118,6 +118,24 @@ template <class T> static inline musaError_t musaGetSymbolSize(size_t *size, con
   return musaGetSymbolSize(size, static_cast<const void *>(&symbol));
 }
 
+/** CUDA's older five-argument instantiate, used by ported code and MUSA's own headers. */
+static inline musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t graph,
+                                               musaGraphNode_t *errorNode, char *logBuffer,
+                                               size_t bufferSize) {
+  musaError_t e = musaGraphInstantiate(exec, graph, 0ull);
+  if (errorNode)
+    *errorNode = 0;
+  if (logBuffer && bufferSize)
+    logBuffer[0] = '\0';
+  return e;
+}
+
+/** CUDA's two-argument form. */
+static inline musaError_t musaStreamIsCapturing(musaStream_t stream,
+                                                enum musaStreamCaptureStatus *status) {
+  return musaStreamGetCaptureInfo(stream, status);
+}
+
 /** CUDA's C++ overload cudaEventCreate(event, flags). */
 static inline musaError_t musaEventCreate(musaEvent_t *event, unsigned int flags) {
   return musaEventCreateWithFlags(event, flags);

@@ -166,6 +166,85 @@ musaError_t musaEventSynchronize(musaEvent_t event);
 musaError_t musaEventElapsedTime(float *ms, musaEvent_t start, musaEvent_t end);
 musaError_t musaEventDestroy(musaEvent_t event);
 
+/* graphs */
+musaError_t musaGraphCreate(musaGraph_t *graph, unsigned int flags);
+musaError_t musaGraphDestroy(musaGraph_t graph);
+musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t graph,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const struct musaKernelNodeParams *params);
+musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t graph,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const struct musaMemcpy3DParms *params);
+musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t graph,
+                                     const musaGraphNode_t *deps, size_t numDeps, void *dst,
+                                     const void *src, size_t count, enum musaMemcpyKind kind);
+musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t graph,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const struct musaMemsetParams *params);
+musaError_t musaGraphAddHostNode(musaGraphNode_t *node, musaGraph_t graph,
+                                 const musaGraphNode_t *deps, size_t numDeps,
+                                 const struct musaHostNodeParams *params);
+musaError_t musaGraphAddEmptyNode(musaGraphNode_t *node, musaGraph_t graph,
+                                  const musaGraphNode_t *deps, size_t numDeps);
+musaError_t musaGraphAddChildGraphNode(musaGraphNode_t *node, musaGraph_t graph,
+                                       const musaGraphNode_t *deps, size_t numDeps,
+                                       musaGraph_t childGraph);
+musaError_t musaGraphAddEventRecordNode(musaGraphNode_t *node, musaGraph_t graph,
+                                        const musaGraphNode_t *deps, size_t numDeps,
+                                        musaEvent_t event);
+musaError_t musaGraphAddEventWaitNode(musaGraphNode_t *node, musaGraph_t graph,
+                                      const musaGraphNode_t *deps, size_t numDeps,
+                                      musaEvent_t event);
+musaError_t musaGraphAddDependencies(musaGraph_t graph, const musaGraphNode_t *from,
+                                     const musaGraphNode_t *to, size_t numDependencies);
+musaError_t musaGraphRemoveDependencies(musaGraph_t graph, const musaGraphNode_t *from,
+                                        const musaGraphNode_t *to, size_t numDependencies);
+musaError_t musaGraphGetNodes(musaGraph_t graph, musaGraphNode_t *nodes, size_t *numNodes);
+musaError_t musaGraphGetRootNodes(musaGraph_t graph, musaGraphNode_t *nodes, size_t *numNodes);
+musaError_t musaGraphGetEdges(musaGraph_t graph, musaGraphNode_t *from, musaGraphNode_t *to,
+                              size_t *numEdges);
+musaError_t musaGraphNodeGetType(musaGraphNode_t node, enum musaGraphNodeType *type);
+musaError_t musaGraphNodeGetDependencies(musaGraphNode_t node, musaGraphNode_t *deps,
+                                         size_t *numDeps);
+musaError_t musaGraphNodeGetDependentNodes(musaGraphNode_t node, musaGraphNode_t *nodes,
+                                           size_t *numNodes);
+musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t node, struct musaKernelNodeParams *p);
+musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t node,
+                                         const struct musaKernelNodeParams *p);
+musaError_t musaGraphClone(musaGraph_t *clone, musaGraph_t original);
+musaError_t musaGraphNodeFindInClone(musaGraphNode_t *cloneNode, musaGraphNode_t originalNode,
+                                     musaGraph_t clonedGraph);
+musaError_t musaGraphDebugDotPrint(musaGraph_t graph, const char *path, unsigned int flags);
+/** The guide's three-argument form; CUDA's older five-argument form is a C++ overload in
+ *  musa_runtime.h. */
+musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t graph,
+                                 unsigned long long flags __MUSA_DEFAULT(0));
+musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t graph,
+                                          unsigned long long flags);
+musaError_t musaGraphLaunch(musaGraphExec_t exec, musaStream_t stream);
+musaError_t musaGraphUpload(musaGraphExec_t exec, musaStream_t stream);
+musaError_t musaGraphExecDestroy(musaGraphExec_t exec);
+musaError_t musaGraphNodeSetEnabled(musaGraphExec_t exec, musaGraphNode_t node,
+                                    unsigned int isEnabled);
+musaError_t musaGraphNodeGetEnabled(musaGraphExec_t exec, musaGraphNode_t node,
+                                    unsigned int *isEnabled);
+musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const struct musaKernelNodeParams *p);
+
+/* stream capture */
+musaError_t musaStreamBeginCapture(musaStream_t stream, enum musaStreamCaptureMode mode);
+musaError_t musaStreamEndCapture(musaStream_t stream, musaGraph_t *graph);
+/** The guide's form: musaSuccess while capturing, musaErrorInvalidValue when not,
+ *  musaErrorStreamCaptureInvalidated after an invalidating call (CUDA's two-argument form is
+ *  a C++ overload in musa_runtime.h). */
+musaError_t musaStreamIsCapturing(musaStream_t stream);
+musaError_t musaStreamGetCaptureInfo(musaStream_t stream,
+                                     enum musaStreamCaptureStatus *status,
+                                     unsigned long long *id __MUSA_DEFAULT(0),
+                                     musaGraph_t *graph __MUSA_DEFAULT(0),
+                                     const musaGraphNode_t **deps __MUSA_DEFAULT(0),
+                                     size_t *numDeps __MUSA_DEFAULT(0));
+
 /* inter-process handles */
 musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *devPtr);
 musaError_t musaIpcOpenMemHandle(void **devPtr, musaIpcMemHandle_t handle, unsigned int flags);

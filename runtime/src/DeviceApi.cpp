@@ -1,6 +1,7 @@
 // Device management entry points.
 #include "ApiShell.h"
 #include "Arrays.h"
+#include "Capture.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -112,6 +113,13 @@ extern "C" musaError_t musaDeviceSynchronize(void) {
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return noDevice();
+    bool capturing;
+    {
+      std::lock_guard lock(d->capturesMutex);
+      capturing = !d->captures.empty();
+    }
+    if (capturing) // it would wait for captured work that never runs
+      return Capture::invalidateAll(*d, musaErrorStreamCaptureUnsupported);
     d->synchronize();
     return d->stickyError();
   });

@@ -4,6 +4,8 @@
 // the simulated clock (timing-model issue) provides device time.
 #include "ApiShell.h"
 #include "Runtime.h"
+#include "Capture.h"
+#include "GraphWork.h"
 
 #include <chrono>
 
@@ -32,6 +34,20 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
     return musaErrorInvalidResourceHandle;
   if (stream->device != event->device)
     return musaErrorInvalidResourceHandle; // CUDA: event and stream must share a context
+  if (Capture::active(*stream)) {
+    // Inside a capture the record becomes a node; other streams waiting on the event join
+    // the capture after it (fork).
+    if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::EventRecord,
+                                         std::make_unique<EventWork>(handle, true)))
+      return e;
+    std::lock_guard lock(event->mutex);
+    event->capturedIn = stream->capture;
+    event->capturedNode = stream->captureDeps.front();
+    return musaSuccess;
+  }
+  if (stream->legacy)
+    if (musaError_t e = Capture::checkLegacyUse(*stream->device))
+      return e;
   std::shared_ptr<EventStamp> stamp = event->newStamp();
   stream->device->submit(*stream, [stamp] { stamp->complete(hostNowMs()); });
   return musaSuccess;
@@ -132,6 +148,25 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     Event *event = Runtime::get().resolveEvent(handle);
     if (!stream || !event)
       return musaErrorInvalidResourceHandle;
+    std::shared_ptr<Capture> capture;
+    musa::graph::Node *recordNode = nullptr;
+    {
+      std::lock_guard lock(event->mutex);
+      capture = event->capturedIn.lock();
+      recordNode = event->capturedNode;
+    }
+    if (capture) {
+      // Waiting on an event recorded in a capture joins that capture (fork/join).
+      std::lock_guard lock(capture->mutex);
+      if (stream->capture && stream->capture != capture)
+        return musaErrorStreamCaptureIsolation; // two independent captures may not merge
+      if (!stream->capture) {
+        stream->capture = capture;
+        stream->captureDeps.clear();
+      }
+      stream->captureDeps.push_back(recordNode);
+      return musaSuccess;
+    }
     auto stamp = currentStamp(*event);
     if (!stamp)
       return musaSuccess; // waiting on a never-recorded event is a no-op

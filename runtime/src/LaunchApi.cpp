@@ -2,6 +2,9 @@
 #include "ApiShell.h"
 #include "FatBinaryRegistry.h"
 #include "Runtime.h"
+#include "Capture.h"
+#include "GraphWork.h"
+#include "KernelLaunch.h"
 
 #include "musa/sim/GridLauncher.h"
 
@@ -36,26 +39,6 @@ musaError_t errorFor(sim::FaultKind kind) {
   }
 }
 
-/// A launch's own copy of its arguments: the caller's `args` point into its stack frame.
-struct ArgumentCopy {
-  std::vector<std::max_align_t> storage; // each value starts on a max_align_t boundary
-  std::vector<void *> pointers;
-
-  ArgumentCopy(const std::vector<uint32_t> &sizes, void **args) {
-    constexpr size_t slot = sizeof(std::max_align_t);
-    size_t slots = 0;
-    for (uint32_t size : sizes)
-      slots += (size + slot - 1) / slot;
-    storage.resize(slots);
-    char *next = reinterpret_cast<char *>(storage.data());
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      std::memcpy(next, args[i], sizes[i]);
-      pointers.push_back(next);
-      next += (sizes[i] + slot - 1) / slot * slot;
-    }
-  }
-};
-
 /// Blocks of this shape the profile can hold at once (all SMs), as a cooperative launch needs.
 uint64_t coResidentBlocks(const musa::sim::DeviceProfile &p, const sim::KernelEntry &k,
                           dim3 block, size_t sharedMem) {
@@ -77,20 +60,54 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
   std::shared_ptr<Stream> stream = rt.resolveStream(handle);
   if (!stream)
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
-  Device &device = *stream->device;
+  auto prepared = std::make_shared<PreparedLaunch>();
+  if (musaError_t e = prepareLaunch(func, grid, block, args, sharedMem, *stream->device,
+                                    stream->priority, cooperative, *prepared))
+    return e;
+  bool captured;
+  if (musaError_t e = Capture::route(*stream, musa::graph::NodeType::Kernel,
+                                     [&] { return std::make_unique<KernelWork>(prepared); },
+                                     captured);
+      e || captured)
+    return e;
+  stream->device->submit(*stream, [prepared] { prepared->run(); });
+  return musaSuccess;
+}
+
+} // namespace
+
+namespace musa::rt {
+
+ArgumentCopy::ArgumentCopy(const std::vector<uint32_t> &sizes, void **args) {
+  constexpr size_t slot = sizeof(std::max_align_t);
+  size_t slots = 0;
+  for (uint32_t size : sizes)
+    slots += (size + slot - 1) / slot;
+  storage.resize(slots);
+  char *next = reinterpret_cast<char *>(storage.data());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::memcpy(next, args[i], sizes[i]);
+    pointers.push_back(next);
+    next += (sizes[i] + slot - 1) / slot * slot;
+  }
+}
+
+musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
+                          Device &device, int priority, bool cooperative, PreparedLaunch &out) {
+  if (!func)
+    return musaErrorInvalidDeviceFunction;
   if (musaError_t e = device.stickyError())
     return e;
   const sim::KernelEntry *kernel = nullptr;
   if (musaError_t e = FatBinaryRegistry::get().findKernel(func, kernel))
     return e;
-
   sim::GridLaunch config;
   config.kernel = kernel;
   config.grid = {grid.x, grid.y, grid.z};
   config.block = {block.x, block.y, block.z};
   config.dynamicSharedBytes = sharedMem;
   config.warpSize = device.profile().warpSize;
-  config.priority = stream->priority;
+  config.priority = priority;
   config.clockRateKHz = uint32_t(device.profile().clockRateKHz);
   config.cooperative = cooperative;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
@@ -108,22 +125,29 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
                    (unsigned long long)config.grid.count());
     return musaErrorCooperativeLaunchTooLarge;
   }
-
-  auto copied = std::make_shared<ArgumentCopy>(kernel->paramSizes, args);
-  device.submit(*stream, [config, copied, &device]() mutable {
-    if (device.stickyError())
-      return; // a fault earlier in the device's life: the GPU runs nothing more
-    config.args = copied->pointers.data();
-    sim::LaunchOutcome outcome = sim::runGrid(config);
-    if (!outcome.ok()) {
-      std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
-      device.setStickyError(errorFor(outcome.fault));
-    }
-  });
+  out.func = func;
+  out.grid = grid;
+  out.block = block;
+  out.sharedMem = sharedMem;
+  out.device = &device;
+  out.config = config;
+  out.args = std::make_shared<ArgumentCopy>(kernel->paramSizes, args);
   return musaSuccess;
 }
 
-} // namespace
+void PreparedLaunch::run() const {
+  if (device->stickyError())
+    return; // a fault earlier in the device's life: the GPU runs nothing more
+  sim::GridLaunch launch = config;
+  launch.args = args->pointers.data();
+  sim::LaunchOutcome outcome = sim::runGrid(launch);
+  if (!outcome.ok()) {
+    std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
+    device->setStickyError(errorFor(outcome.fault));
+  }
+}
+
+} // namespace musa::rt
 
 extern "C" {
 

@@ -2,6 +2,8 @@
 #include "MemoryTransfer.h"
 
 #include "Runtime.h"
+#include "Capture.h"
+#include "GraphWork.h"
 
 #include <cstring>
 
@@ -101,11 +103,20 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
   return musaSuccess;
 }
 
-musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bool async) {
+musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bool async,
+                       bool isCopy, const std::string &label) {
   Runtime &rt = Runtime::get();
   std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
   if (!stream)
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
+  if (!async && Capture::active(*stream))
+    return Capture::invalidateAll(*stream->device, musaErrorStreamCaptureUnsupported);
+  bool captured;
+  if (musaError_t e = Capture::route(
+          *stream, isCopy ? graph::NodeType::Memcpy : graph::NodeType::Memset,
+          [&] { return std::make_unique<TransferWork>(work, label); }, captured);
+      e || captured)
+    return e;
   return submit(*stream, async, std::move(work));
 }
 
@@ -115,7 +126,9 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   std::function<void()> work;
   if (musaError_t e = prepareCopy(dst, dpitch, src, spitch, width, height, kind, work))
     return e;
-  return work ? submitWork(std::move(work), streamHandle, async) : musaSuccess;
+  return work ? submitWork(std::move(work), streamHandle, async, true,
+                           "memcpy " + std::to_string(width * height) + " B")
+              : musaSuccess;
 }
 
 musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
@@ -123,7 +136,9 @@ musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t
   std::function<void()> work;
   if (musaError_t e = prepareSet(dst, pitch, unsigned(value), 1, width, height, work))
     return e;
-  return work ? submitWork(std::move(work), streamHandle, async) : musaSuccess;
+  return work ? submitWork(std::move(work), streamHandle, async, false,
+                           "memset " + std::to_string(width * height) + " B")
+              : musaSuccess;
 }
 
 } // namespace musa::rt

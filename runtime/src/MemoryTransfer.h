@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace musa::rt {
 
@@ -26,8 +27,11 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
 /// Validates a 3D copy (linear memory or arrays) and returns its work.
 musaError_t prepareCopy3D(const musaMemcpy3DParms *p, std::function<void()> &work);
 
-/// Enqueues prepared work on a stream (waiting for it unless `async`).
-musaError_t submitWork(std::function<void()> work, musaStream_t stream, bool async);
+/// Enqueues prepared work on a stream (waiting for it unless `async`), or records it as a
+/// node of `type` labelled `label` if the stream captures (synchronous calls are refused
+/// there: they would wait for work that does not run).
+musaError_t submitWork(std::function<void()> work, musaStream_t stream, bool async,
+                       bool isCopy = true, const std::string &label = "memcpy");
 
 /// Pitched copy. 1D copies are width = count, height = 1. Returns the error hardware gives
 /// for bad pointers, pitches, kinds and handles; sync copies wait for completion.

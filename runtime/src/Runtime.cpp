@@ -75,6 +75,17 @@ bool Device::destroyStream(Stream *stream) {
   return true;
 }
 
+void Device::forEachStream(const std::function<void(Stream &)> &fn) {
+  std::vector<std::shared_ptr<Stream>> all{legacy_};
+  {
+    std::lock_guard lock(streamsMutex_);
+    for (auto &entry : streams_)
+      all.push_back(entry.second);
+  }
+  for (auto &s : all)
+    fn(*s);
+}
+
 std::shared_ptr<Stream> Device::findStream(const Stream *stream) {
   std::lock_guard lock(streamsMutex_);
   auto it = streams_.find(stream);

@@ -6,6 +6,7 @@
 
 #include "musa_runtime_api.h"
 
+#include "musa/graph/Graph.h"
 #include "musa/sim/DeviceMemory.h"
 #include "musa/sim/DeviceProfile.h"
 #include "musa/sim/StreamQueue.h"
@@ -24,6 +25,7 @@
 namespace musa::rt {
 
 class Device;
+struct Capture;
 
 /// Allocation tags in DeviceMemory (what kind of device allocation a range is).
 enum AllocationTag : uint32_t {
@@ -42,6 +44,10 @@ struct Stream {
   bool legacy = false; // the device's stream 0
   bool perThread = false;
   sim::StreamQueue queue;
+  // Stream capture (Capture.h): the capture this stream records into, and the nodes the next
+  // captured operation depends on. Guarded by the capture's mutex.
+  std::shared_ptr<Capture> capture;
+  std::vector<graph::Node *> captureDeps;
 };
 
 /// The point an event marks in a stream: completed when the stream's work before it is done.
@@ -80,6 +86,9 @@ struct Event {
   std::mutex mutex;
   std::shared_ptr<EventStamp> stamp; // local events: null until first recorded
   std::shared_ptr<SharedEventPage> shared; // interprocess events
+  // Recorded during a stream capture: the capture and its record node (for fork and join).
+  std::weak_ptr<Capture> capturedIn;
+  graph::Node *capturedNode = nullptr;
 
   /// A stamp for a new record of this event.
   std::shared_ptr<EventStamp> newStamp();
@@ -112,6 +121,8 @@ public:
   bool destroyStream(Stream *stream);
   /// The live stream `stream` points to, or null.
   std::shared_ptr<Stream> findStream(const Stream *stream);
+  /// Calls `fn` for the legacy stream and every live user or per-thread stream.
+  void forEachStream(const std::function<void(Stream &)> &fn);
 
   /// The sticky error of a device fault, or musaSuccess.
   musaError_t stickyError() const { return sticky_.load(); }
@@ -140,6 +151,11 @@ private:
   std::mutex eventsMutex_;
   std::set<Event *> events_; // owned
   std::atomic<musaError_t> sticky_{musaSuccess};
+
+public:
+  /// Captures in progress on this device's streams.
+  std::mutex capturesMutex;
+  std::set<std::shared_ptr<Capture>> captures;
 };
 
 class Runtime {

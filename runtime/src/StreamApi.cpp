@@ -1,6 +1,8 @@
 // Stream entry points.
 #include "ApiShell.h"
 #include "Runtime.h"
+#include "Capture.h"
+#include "GraphWork.h"
 
 #include <algorithm>
 
@@ -91,7 +93,12 @@ extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCall
       return musaErrorInvalidResourceHandle;
     // Runs on the stream's worker once all earlier work is done; reports the device's state.
     Device *device = stream->device;
-    stream->device->submit(*stream, [=] { callback(handle, device->stickyError(), userData); });
+    auto call = [=] { callback(handle, device->stickyError(), userData); };
+    if (Capture::active(*stream))
+      return musaErrorNotPermitted; // callbacks cannot be captured (use musaLaunchHostFunc)
+    if (musaError_t e = stream->legacy ? Capture::checkLegacyUse(*device) : musaSuccess)
+      return e;
+    stream->device->submit(*stream, call);
     return musaSuccess;
   });
 }
@@ -104,6 +111,12 @@ extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, 
     if (!stream)
       return musaErrorInvalidResourceHandle;
     Device *device = stream->device;
+    bool captured;
+    if (musaError_t e = Capture::route(*stream, musa::graph::NodeType::Host,
+                                       [&] { return std::make_unique<HostWork>(fn, userData); },
+                                       captured);
+        e || captured)
+      return e;
     stream->device->submit(*stream, [=] {
       if (!device->stickyError()) // like kernels, host functions do not run after a fault
         fn(userData);
@@ -133,6 +146,8 @@ extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
+    if (Capture::active(*stream)) // waiting for captured work that never runs
+      return Capture::invalidateAll(*stream->device, musaErrorStreamCaptureUnsupported);
     stream->queue.synchronize();
     return stream->device->stickyError();
   });
@@ -145,6 +160,8 @@ extern "C" musaError_t musaStreamQuery(musaStream_t handle) {
       return musaErrorInvalidResourceHandle;
     if (musaError_t e = stream->device->stickyError())
       return e;
+    if (Capture::active(*stream))
+      return Capture::invalidateAll(*stream->device, musaErrorStreamCaptureUnsupported);
     return stream->queue.idle() ? musaSuccess : musaErrorNotReady;
   });
 }

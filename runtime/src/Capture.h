@@ -1,0 +1,44 @@
+// Stream capture: while a stream captures, work submitted to it becomes graph nodes instead of
+// running. A capture spreads to other streams that wait on an event recorded in it (fork) and
+// must be joined back into the origin stream before musaStreamEndCapture (join).
+#pragma once
+
+#include "Runtime.h"
+
+#include "musa/graph/Graph.h"
+
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace musa::rt {
+
+struct Capture {
+  std::unique_ptr<graph::Graph> graph = std::make_unique<graph::Graph>();
+  musaStreamCaptureMode mode = musaStreamCaptureModeGlobal;
+  unsigned long long id = 0;
+  Stream *origin = nullptr;
+  std::thread::id thread;
+  bool invalidated = false;
+  std::mutex mutex;
+
+  /// Whether `stream` is capturing.
+  static bool active(const Stream &stream) { return stream.capture != nullptr; }
+  /// Records a node on a capturing stream after its current dependencies.
+  static musaError_t addNode(Stream &stream, graph::NodeType type,
+                             std::unique_ptr<graph::NodeWork> work);
+  /// Marks the captures of `device` invalid (an operation they prohibit happened) and
+  /// returns `error`.
+  static musaError_t invalidateAll(Device &device, musaError_t error);
+  /// Where work for `stream` goes: into its capture as a node (`captured` set), or refused
+  /// because the legacy stream may not run while a blocking stream captures; otherwise the
+  /// caller submits it as usual.
+  static musaError_t route(Stream &stream, graph::NodeType type,
+                           const std::function<std::unique_ptr<graph::NodeWork>()> &makeWork,
+                           bool &captured);
+  /// The error for using the legacy stream (synchronising implicitly with blocking streams)
+  /// while a blocking stream of `device` captures, or musaSuccess.
+  static musaError_t checkLegacyUse(Device &device);
+};
+
+} // namespace musa::rt

@@ -1,0 +1,220 @@
+// Stream capture entry points and the capture bookkeeping every submission path consults.
+#include "ApiShell.h"
+#include "Capture.h"
+#include "GraphWork.h"
+
+#include <atomic>
+#include <chrono>
+#include <set>
+
+using namespace musa::rt;
+namespace graph = musa::graph;
+
+namespace musa::rt {
+
+musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g); // GraphApi.cpp
+
+std::string KernelWork::label() const {
+  const PreparedLaunch &l = *launch_;
+  auto d = [](dim3 v) {
+    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+  };
+  return sim::demangle(l.config.kernel->name) + " <<<" + d(l.grid) + ", " + d(l.block) + ">>>";
+}
+
+void EventWork::run() {
+  Event *event = Runtime::get().resolveEvent(event_);
+  if (!event)
+    return; // destroyed while the graph existed: CUDA leaves this undefined; we skip it
+  if (record_) {
+    using namespace std::chrono;
+    event->newStamp()->complete(
+        duration<double, std::milli>(steady_clock::now().time_since_epoch()).count());
+  } else if (auto stamp = event->latestStamp()) {
+    stamp->wait();
+  }
+}
+
+musaError_t Capture::addNode(Stream &stream, graph::NodeType type,
+                             std::unique_ptr<graph::NodeWork> work) {
+  std::shared_ptr<Capture> capture = stream.capture;
+  std::lock_guard lock(capture->mutex);
+  if (capture->invalidated)
+    return musaErrorStreamCaptureInvalidated;
+  graph::Node *node = capture->graph->add(type, std::move(work), stream.captureDeps);
+  stream.captureDeps = {node};
+  return musaSuccess;
+}
+
+musaError_t Capture::route(Stream &stream, graph::NodeType type,
+                           const std::function<std::unique_ptr<graph::NodeWork>()> &makeWork,
+                           bool &captured) {
+  captured = false;
+  if (active(stream)) {
+    captured = true;
+    return addNode(stream, type, makeWork());
+  }
+  return stream.legacy ? checkLegacyUse(*stream.device) : musaSuccess;
+}
+
+musaError_t Capture::invalidateAll(Device &device, musaError_t error) {
+  std::lock_guard lock(device.capturesMutex);
+  for (auto &c : device.captures) {
+    std::lock_guard inner(c->mutex);
+    c->invalidated = true;
+  }
+  return error;
+}
+
+musaError_t Capture::checkLegacyUse(Device &device) {
+  bool blockingCapture = false;
+  {
+    std::lock_guard lock(device.capturesMutex);
+    for (auto &c : device.captures)
+      blockingCapture |= c->mode != musaStreamCaptureModeRelaxed &&
+                         !(c->origin->flags & musaStreamNonBlocking);
+  }
+  // The legacy stream would synchronise with the capturing stream (spec/DECISIONS.md, 8).
+  return blockingCapture ? invalidateAll(device, musaErrorStreamCaptureImplicit) : musaSuccess;
+}
+
+} // namespace musa::rt
+
+namespace {
+
+std::atomic<unsigned long long> nextCaptureId{1};
+
+/// Nodes from which `targets` can be reached (targets included).
+std::set<const graph::Node *> ancestors(const std::vector<graph::Node *> &targets) {
+  std::set<const graph::Node *> seen;
+  std::vector<const graph::Node *> work(targets.begin(), targets.end());
+  while (!work.empty()) {
+    const graph::Node *n = work.back();
+    work.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    for (const graph::Node *d : n->dependencies)
+      work.push_back(d);
+  }
+  return seen;
+}
+
+/// Detaches every stream of the device from `capture`; returns the streams' dependency tails
+/// other than the origin's.
+std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture> &capture) {
+  std::vector<graph::Node *> otherTails;
+  auto detachStream = [&](Stream &s) {
+    if (s.capture != capture)
+      return;
+    if (&s != capture->origin)
+      otherTails.insert(otherTails.end(), s.captureDeps.begin(), s.captureDeps.end());
+    s.capture = nullptr;
+    s.captureDeps.clear();
+  };
+  device.forEachStream(detachStream);
+  return otherTails;
+}
+
+} // namespace
+
+extern "C" {
+
+musaError_t musaStreamBeginCapture(musaStream_t handle, enum musaStreamCaptureMode mode) {
+  return apiCall([&] {
+    if (mode < musaStreamCaptureModeGlobal || mode > musaStreamCaptureModeRelaxed)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    if (stream->legacy)
+      return musaErrorStreamCaptureUnsupported; // the legacy stream cannot be captured
+    if (stream->capture)
+      return musaErrorIllegalState;
+    auto capture = std::make_shared<Capture>();
+    capture->mode = mode;
+    capture->id = nextCaptureId++;
+    capture->origin = stream.get();
+    capture->thread = std::this_thread::get_id();
+    stream->capture = capture;
+    stream->captureDeps.clear();
+    std::lock_guard lock(stream->device->capturesMutex);
+    stream->device->captures.insert(capture);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
+  return apiCall([&] {
+    if (!graphOut)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    std::shared_ptr<Capture> capture = stream->capture;
+    if (!capture)
+      return musaErrorIllegalState; // not capturing
+    if (capture->origin != stream.get())
+      return musaErrorStreamCaptureUnmatched; // capture must end in the stream that began it
+    Device &device = *stream->device;
+    std::vector<graph::Node *> originTails = stream->captureDeps;
+    std::vector<graph::Node *> otherTails = detach(device, capture);
+    {
+      std::lock_guard lock(device.capturesMutex);
+      device.captures.erase(capture);
+    }
+    *graphOut = nullptr;
+    if (capture->invalidated)
+      return musaErrorStreamCaptureInvalidated;
+    std::set<const graph::Node *> joined = ancestors(originTails);
+    for (graph::Node *tail : otherTails)
+      if (!joined.count(tail))
+        return musaErrorStreamCaptureUnjoined; // forked work never joined back
+    *graphOut = adoptCapturedGraph(std::move(capture->graph));
+    return musaSuccess;
+  });
+}
+
+musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCaptureStatus *status,
+                                     unsigned long long *id, musaGraph_t *graph,
+                                     const musaGraphNode_t **deps, size_t *numDeps) {
+  return apiCall([&] {
+    if (!status)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    std::shared_ptr<Capture> capture = stream->capture;
+    if (!capture) {
+      *status = musaStreamCaptureStatusNone;
+      return musaSuccess;
+    }
+    std::lock_guard lock(capture->mutex);
+    *status = capture->invalidated ? musaStreamCaptureStatusInvalidated
+                                   : musaStreamCaptureStatusActive;
+    if (id)
+      *id = capture->id;
+    if (graph)
+      *graph = reinterpret_cast<musaGraph_t>(capture->graph.get());
+    if (deps)
+      *deps = reinterpret_cast<const musaGraphNode_t *>(stream->captureDeps.data());
+    if (numDeps)
+      *numDeps = stream->captureDeps.size();
+    return musaSuccess;
+  });
+}
+
+/// The guide's one-argument form (spec/DECISIONS.md, 11).
+musaError_t musaStreamIsCapturing(musaStream_t handle) {
+  return apiCall([&] {
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    std::shared_ptr<Capture> capture = stream->capture;
+    if (!capture)
+      return musaErrorInvalidValue;
+    std::lock_guard lock(capture->mutex);
+    return capture->invalidated ? musaErrorStreamCaptureInvalidated : musaSuccess;
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,534 @@
+// Graph entry points: building graphs, querying them, instantiating and launching them.
+#include "ApiShell.h"
+#include "GraphWork.h"
+#include "MemoryTransfer.h"
+#include "Runtime.h"
+
+#include "musa/graph/GraphExec.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+using namespace musa::rt;
+namespace graph = musa::graph;
+
+namespace {
+
+/// Live graphs and executable graphs. Process-wide like every runtime table.
+struct GraphTables {
+  std::mutex mutex;
+  std::map<const graph::Graph *, std::unique_ptr<graph::Graph>> graphs;
+  std::map<const graph::GraphExec *, std::shared_ptr<graph::GraphExec>> execs;
+  static GraphTables &get() {
+    static GraphTables *tables = std::make_unique<GraphTables>().release();
+    return *tables;
+  }
+};
+
+graph::Graph *findGraph(musaGraph_t handle) {
+  auto &t = GraphTables::get();
+  std::lock_guard lock(t.mutex);
+  auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
+  return it == t.graphs.end() ? nullptr : it->second.get();
+}
+
+std::shared_ptr<graph::GraphExec> findExec(musaGraphExec_t handle) {
+  auto &t = GraphTables::get();
+  std::lock_guard lock(t.mutex);
+  auto it = t.execs.find(reinterpret_cast<const graph::GraphExec *>(handle));
+  return it == t.execs.end() ? nullptr : it->second;
+}
+
+/// A node of any live graph (not of child copies), or null.
+graph::Node *findNode(musaGraphNode_t handle) {
+  auto *node = reinterpret_cast<graph::Node *>(handle);
+  auto &t = GraphTables::get();
+  std::lock_guard lock(t.mutex);
+  for (auto &[raw, g] : t.graphs)
+    if (g->owns(node))
+      return node;
+  return nullptr;
+}
+
+musaGraph_t adopt(std::unique_ptr<graph::Graph> g) {
+  auto &t = GraphTables::get();
+  std::lock_guard lock(t.mutex);
+  graph::Graph *raw = g.get();
+  t.graphs[raw] = std::move(g);
+  return reinterpret_cast<musaGraph_t>(raw);
+}
+
+/// Checks handles of an add-node call and collects its dependencies.
+musaError_t checkAdd(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNode_t *deps,
+                     size_t numDeps, graph::Graph *&g, std::vector<graph::Node *> &depNodes) {
+  if (!out || (numDeps && !deps))
+    return musaErrorInvalidValue;
+  g = findGraph(handle);
+  if (!g)
+    return musaErrorInvalidValue;
+  for (size_t i = 0; i < numDeps; ++i) {
+    auto *d = reinterpret_cast<graph::Node *>(deps[i]);
+    if (!g->owns(d) || std::find(depNodes.begin(), depNodes.end(), d) != depNodes.end())
+      return musaErrorInvalidValue; // foreign or repeated dependency
+    depNodes.push_back(d);
+  }
+  return musaSuccess;
+}
+
+musaError_t addNode(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNode_t *deps,
+                    size_t numDeps, graph::NodeType type, std::unique_ptr<graph::NodeWork> work) {
+  graph::Graph *g;
+  std::vector<graph::Node *> depNodes;
+  if (musaError_t e = checkAdd(out, handle, deps, numDeps, g, depNodes))
+    return e;
+  *out = reinterpret_cast<musaGraphNode_t>(g->add(type, std::move(work), depNodes));
+  return musaSuccess;
+}
+
+std::string bytesLabel(const char *what, size_t bytes) {
+  return std::string(what) + " " + std::to_string(bytes) + " B";
+}
+
+const char *kindName(musaMemcpyKind kind) {
+  static const char *names[] = {"HtoH", "HtoD", "DtoH", "DtoD", "Default"};
+  return kind >= 0 && kind <= 4 ? names[kind] : "?";
+}
+
+musaError_t prepareKernelNode(const musaKernelNodeParams *p, std::shared_ptr<PreparedLaunch> &out) {
+  if (!p || !p->func)
+    return musaErrorInvalidValue;
+  if (p->extra)
+    return musaErrorNotSupported; // the launch-extra packing is not supported
+  Device *d = Runtime::get().currentDevice();
+  if (!d)
+    return musaErrorNoDevice;
+  out = std::make_shared<PreparedLaunch>();
+  return prepareLaunch(p->func, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, *d,
+                       0, false, *out);
+}
+
+template <class Array>
+musaError_t listOut(const Array &items, musaGraphNode_t *out, size_t *count) {
+  if (!count)
+    return musaErrorInvalidValue;
+  if (out) {
+    size_t n = std::min(*count, items.size());
+    for (size_t i = 0; i < n; ++i)
+      out[i] = reinterpret_cast<musaGraphNode_t>(items[i]);
+    for (size_t i = n; i < *count; ++i)
+      out[i] = nullptr;
+  }
+  *count = items.size();
+  return musaSuccess;
+}
+
+} // namespace
+
+extern "C" {
+
+musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
+  return apiCall([&] {
+    if (!out || flags != 0)
+      return musaErrorInvalidValue;
+    *out = adopt(std::make_unique<graph::Graph>());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphDestroy(musaGraph_t handle) {
+  return apiCall([&] {
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    return t.graphs.erase(reinterpret_cast<const graph::Graph *>(handle)) ? musaSuccess
+                                                                          : musaErrorInvalidValue;
+  });
+}
+
+musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t g,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const musaKernelNodeParams *params) {
+  return apiCall([&] {
+    std::shared_ptr<PreparedLaunch> launch;
+    if (musaError_t e = prepareKernelNode(params, launch))
+      return e;
+    return addNode(node, g, deps, numDeps, graph::NodeType::Kernel,
+                   std::make_unique<KernelWork>(launch));
+  });
+}
+
+musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t g,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const musaMemcpy3DParms *params) {
+  return apiCall([&] {
+    std::function<void()> work;
+    if (musaError_t e = prepareCopy3D(params, work))
+      return e;
+    const musaExtent &x = params->extent;
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy,
+                   std::make_unique<TransferWork>(
+                       work, bytesLabel("memcpy", x.width * x.height * x.depth) + " " +
+                                 kindName(params->kind)));
+  });
+}
+
+musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t g,
+                                     const musaGraphNode_t *deps, size_t numDeps, void *dst,
+                                     const void *src, size_t count, enum musaMemcpyKind kind) {
+  return apiCall([&] {
+    std::function<void()> work;
+    if (musaError_t e = prepareCopy(dst, count, src, count, count, 1, kind, work))
+      return e;
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy,
+                   std::make_unique<TransferWork>(work, bytesLabel("memcpy", count) + " " +
+                                                            kindName(kind)));
+  });
+}
+
+musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t g,
+                                   const musaGraphNode_t *deps, size_t numDeps,
+                                   const musaMemsetParams *p) {
+  return apiCall([&] {
+    if (!p)
+      return musaErrorInvalidValue;
+    std::function<void()> work;
+    size_t height = p->height ? p->height : 1;
+    size_t pitch = p->pitch ? p->pitch : p->width * p->elementSize;
+    if (musaError_t e = prepareSet(p->dst, pitch, p->value, p->elementSize, p->width, height,
+                                   work))
+      return e;
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memset,
+                   std::make_unique<TransferWork>(
+                       work, bytesLabel("memset", p->width * p->elementSize * height)));
+  });
+}
+
+musaError_t musaGraphAddHostNode(musaGraphNode_t *node, musaGraph_t g,
+                                 const musaGraphNode_t *deps, size_t numDeps,
+                                 const musaHostNodeParams *p) {
+  return apiCall([&] {
+    if (!p || !p->fn)
+      return musaErrorInvalidValue;
+    return addNode(node, g, deps, numDeps, graph::NodeType::Host,
+                   std::make_unique<HostWork>(p->fn, p->userData));
+  });
+}
+
+musaError_t musaGraphAddEmptyNode(musaGraphNode_t *node, musaGraph_t g,
+                                  const musaGraphNode_t *deps, size_t numDeps) {
+  return apiCall([&] { return addNode(node, g, deps, numDeps, graph::NodeType::Empty, nullptr); });
+}
+
+musaError_t musaGraphAddChildGraphNode(musaGraphNode_t *node, musaGraph_t g,
+                                       const musaGraphNode_t *deps, size_t numDeps,
+                                       musaGraph_t child) {
+  return apiCall([&] {
+    graph::Graph *childGraph = findGraph(child);
+    graph::Graph *parent;
+    std::vector<graph::Node *> depNodes;
+    if (!childGraph || child == g)
+      return musaErrorInvalidValue;
+    if (musaError_t e = checkAdd(node, g, deps, numDeps, parent, depNodes))
+      return e;
+    *node = reinterpret_cast<musaGraphNode_t>(parent->addChild(*childGraph, depNodes));
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphAddEventRecordNode(musaGraphNode_t *node, musaGraph_t g,
+                                        const musaGraphNode_t *deps, size_t numDeps,
+                                        musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return addNode(node, g, deps, numDeps, graph::NodeType::EventRecord,
+                   std::make_unique<EventWork>(event, true));
+  });
+}
+
+musaError_t musaGraphAddEventWaitNode(musaGraphNode_t *node, musaGraph_t g,
+                                      const musaGraphNode_t *deps, size_t numDeps,
+                                      musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return addNode(node, g, deps, numDeps, graph::NodeType::EventWait,
+                   std::make_unique<EventWork>(event, false));
+  });
+}
+
+musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
+                                     const musaGraphNode_t *to, size_t n) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph || (n && (!from || !to)))
+      return musaErrorInvalidValue;
+    for (size_t i = 0; i < n; ++i) { // validate all before changing any
+      auto *a = reinterpret_cast<graph::Node *>(from[i]), *b = reinterpret_cast<graph::Node *>(to[i]);
+      if (!graph->owns(a) || !graph->owns(b) || a == b ||
+          std::find(b->dependencies.begin(), b->dependencies.end(), a) != b->dependencies.end())
+        return musaErrorInvalidValue;
+    }
+    for (size_t i = 0; i < n; ++i)
+      graph->addEdge(reinterpret_cast<graph::Node *>(from[i]), reinterpret_cast<graph::Node *>(to[i]));
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *from,
+                                        const musaGraphNode_t *to, size_t n) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph || (n && (!from || !to)))
+      return musaErrorInvalidValue;
+    for (size_t i = 0; i < n; ++i) {
+      auto *a = reinterpret_cast<graph::Node *>(from[i]), *b = reinterpret_cast<graph::Node *>(to[i]);
+      if (!graph->owns(a) || !graph->owns(b) ||
+          std::find(b->dependencies.begin(), b->dependencies.end(), a) == b->dependencies.end())
+        return musaErrorInvalidValue;
+    }
+    for (size_t i = 0; i < n; ++i)
+      graph->removeEdge(reinterpret_cast<graph::Node *>(from[i]),
+                        reinterpret_cast<graph::Node *>(to[i]));
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphGetNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t *numNodes) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph)
+      return musaErrorInvalidValue;
+    std::vector<graph::Node *> all;
+    for (auto &n : graph->nodes())
+      all.push_back(n.get());
+    return listOut(all, nodes, numNodes);
+  });
+}
+
+musaError_t musaGraphGetRootNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t *numNodes) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph)
+      return musaErrorInvalidValue;
+    return listOut(graph->roots(), nodes, numNodes);
+  });
+}
+
+musaError_t musaGraphGetEdges(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,
+                              size_t *numEdges) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph || !numEdges || (!from != !to))
+      return musaErrorInvalidValue;
+    auto edges = graph->edges();
+    std::vector<graph::Node *> a, b;
+    for (auto &[x, y] : edges)
+      a.push_back(x), b.push_back(y);
+    size_t capacity = *numEdges;
+    if (musaError_t e = listOut(a, from, numEdges))
+      return e;
+    *numEdges = capacity;
+    return listOut(b, to, numEdges);
+  });
+}
+
+musaError_t musaGraphNodeGetType(musaGraphNode_t handle, enum musaGraphNodeType *type) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || !type)
+      return musaErrorInvalidValue;
+    *type = musaGraphNodeType(n->type);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphNodeGetDependencies(musaGraphNode_t handle, musaGraphNode_t *deps,
+                                         size_t *numDeps) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n)
+      return musaErrorInvalidValue;
+    return listOut(n->dependencies, deps, numDeps);
+  });
+}
+
+musaError_t musaGraphNodeGetDependentNodes(musaGraphNode_t handle, musaGraphNode_t *nodes,
+                                           size_t *numNodes) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n)
+      return musaErrorInvalidValue;
+    return listOut(n->dependents, nodes, numNodes);
+  });
+}
+
+musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || !p || n->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    const PreparedLaunch &l = static_cast<KernelWork &>(*n->work).launch();
+    *p = {const_cast<void *>(l.func), l.grid, l.block, unsigned(l.sharedMem),
+          l.args->pointers.data(), nullptr};
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKernelNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    std::shared_ptr<PreparedLaunch> launch;
+    if (musaError_t e = prepareKernelNode(p, launch))
+      return e;
+    n->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphClone(musaGraph_t *out, musaGraph_t original) {
+  return apiCall([&] {
+    graph::Graph *g = findGraph(original);
+    if (!out || !g)
+      return musaErrorInvalidValue;
+    *out = adopt(g->clone());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphNodeFindInClone(musaGraphNode_t *cloneNode, musaGraphNode_t original,
+                                     musaGraph_t clone) {
+  return apiCall([&] {
+    graph::Graph *g = findGraph(clone);
+    if (!cloneNode || !g || !original)
+      return musaErrorInvalidValue;
+    for (auto &n : g->nodes())
+      if (n->original == reinterpret_cast<graph::Node *>(original)) {
+        *cloneNode = reinterpret_cast<musaGraphNode_t>(n.get());
+        return musaSuccess;
+      }
+    return musaErrorInvalidValue;
+  });
+}
+
+musaError_t musaGraphDebugDotPrint(musaGraph_t g, const char *path, unsigned int flags) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!graph || !path)
+      return musaErrorInvalidValue;
+    std::ofstream out(path);
+    out << graph->dot(flags & musaGraphDebugDotFlagsVerbose);
+    return out ? musaSuccess : musaErrorOperatingSystem;
+  });
+}
+
+musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
+                                          unsigned long long flags) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    constexpr unsigned long long known =
+        musaGraphInstantiateFlagAutoFreeOnLaunch | musaGraphInstantiateFlagUpload |
+        musaGraphInstantiateFlagDeviceLaunch | musaGraphInstantiateFlagUseNodePriority;
+    if (!exec || !graph || (flags & ~known))
+      return musaErrorInvalidValue;
+    if (flags & musaGraphInstantiateFlagDeviceLaunch)
+      return musaErrorNotSupported; // graphs cannot be launched from device code here
+    std::string error;
+    std::shared_ptr<graph::GraphExec> e = graph::GraphExec::instantiate(*graph, error);
+    if (!e)
+      return musaErrorInvalidValue;
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    t.execs[e.get()] = e;
+    *exec = reinterpret_cast<musaGraphExec_t>(e.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t g, unsigned long long flags) {
+  return musaGraphInstantiateWithFlags(exec, g, flags);
+}
+
+musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
+  return apiCall([&] {
+    std::shared_ptr<graph::GraphExec> exec = findExec(handle);
+    if (!exec)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    if (musaError_t e = stream->device->stickyError())
+      return e;
+    // The whole graph is one stream operation; a destroyed exec finishes what was launched.
+    stream->device->submit(*stream, [exec] { exec->run(); });
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphUpload(musaGraphExec_t handle, musaStream_t streamHandle) {
+  return apiCall([&] {
+    if (!findExec(handle))
+      return musaErrorInvalidValue;
+    // Instantiation already built everything a launch needs; the upload only orders.
+    return Runtime::get().resolveStream(streamHandle) ? musaSuccess
+                                                       : musaErrorInvalidResourceHandle;
+  });
+}
+
+musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
+  return apiCall([&] {
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    return t.execs.erase(reinterpret_cast<const graph::GraphExec *>(handle)) ? musaSuccess
+                                                                             : musaErrorInvalidValue;
+  });
+}
+
+musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
+                                    unsigned int isEnabled) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    if (!copy)
+      return musaErrorInvalidValue;
+    copy->enabled = isEnabled != 0;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
+                                    unsigned int *isEnabled) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    if (!copy || !isEnabled)
+      return musaErrorInvalidValue;
+    *isEnabled = copy->enabled;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
+                                             const musaKernelNodeParams *p) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    if (!copy || copy->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    std::shared_ptr<PreparedLaunch> launch;
+    if (musaError_t e = prepareKernelNode(p, launch))
+      return e;
+    if (launch->func != static_cast<KernelWork &>(*copy->work).launch().func)
+      return musaErrorInvalidValue; // an executable graph's kernel node keeps its function
+    copy->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
+} // extern "C"
+
+namespace musa::rt {
+musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g) { return adopt(std::move(g)); }
+} // namespace musa::rt

@@ -1,0 +1,77 @@
+// The runtime's node work: what kernel, copy, memset, host and event nodes do when a graph
+// runs (musa::graph::NodeWork implementations).
+#pragma once
+
+#include "KernelLaunch.h"
+#include "Runtime.h"
+
+#include "musa/graph/Graph.h"
+
+#include <functional>
+#include <string>
+
+namespace musa::rt {
+
+class KernelWork final : public graph::NodeWork {
+public:
+  explicit KernelWork(std::shared_ptr<PreparedLaunch> launch) : launch_(std::move(launch)) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<KernelWork>(launch_);
+  }
+  void run() override { launch_->run(); }
+  std::string label() const override;
+  const PreparedLaunch &launch() const { return *launch_; }
+
+private:
+  std::shared_ptr<PreparedLaunch> launch_; // immutable once made: clones share it
+};
+
+/// A prepared copy or memset.
+class TransferWork final : public graph::NodeWork {
+public:
+  TransferWork(std::function<void()> work, std::string label)
+      : work_(std::move(work)), label_(std::move(label)) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<TransferWork>(work_, label_);
+  }
+  void run() override {
+    if (work_)
+      work_();
+  }
+  std::string label() const override { return label_; }
+
+private:
+  std::function<void()> work_;
+  std::string label_;
+};
+
+class HostWork final : public graph::NodeWork {
+public:
+  HostWork(musaHostFn_t fn, void *data) : fn_(fn), data_(data) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<HostWork>(fn_, data_);
+  }
+  void run() override { fn_(data_); }
+  std::string label() const override { return "host function"; }
+
+private:
+  musaHostFn_t fn_;
+  void *data_;
+};
+
+/// Records (or waits for) an event each time the graph runs.
+class EventWork final : public graph::NodeWork {
+public:
+  EventWork(musaEvent_t event, bool record) : event_(event), record_(record) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<EventWork>(event_, record_);
+  }
+  void run() override;
+  std::string label() const override { return record_ ? "event record" : "event wait"; }
+
+private:
+  musaEvent_t event_;
+  bool record_;
+};
+
+} // namespace musa::rt

@@ -1,0 +1,41 @@
+// A validated kernel launch that can run now or later: streams enqueue one, graph kernel
+// nodes hold one and run it each time the graph runs.
+#pragma once
+
+#include "musa_runtime_api.h"
+
+#include "musa/sim/GridLauncher.h"
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace musa::rt {
+
+class Device;
+
+/// The launch's own copy of its arguments (the caller's `args` point into its stack frame).
+struct ArgumentCopy {
+  std::vector<std::max_align_t> storage; // each value starts on a max_align_t boundary
+  std::vector<void *> pointers;
+  ArgumentCopy(const std::vector<uint32_t> &sizes, void **args);
+};
+
+struct PreparedLaunch {
+  const void *func = nullptr;
+  dim3 grid, block;
+  size_t sharedMem = 0;
+  Device *device = nullptr;
+  sim::GridLaunch config;
+  std::shared_ptr<ArgumentCopy> args;
+
+  /// Runs the grid to completion on the calling thread; a fault becomes the device's sticky
+  /// error (and nothing runs once one is set).
+  void run() const;
+};
+
+/// Validates func, configuration and arguments against `device` and copies the arguments.
+musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
+                          Device &device, int priority, bool cooperative, PreparedLaunch &out);
+
+} // namespace musa::rt

@@ -1,0 +1,131 @@
+// The graphs guide's stream-capture examples: the quick start, example 2 (checked after 1 and
+// 3 launches, spec/DECISIONS.md 18), the cross-stream fork/join, and the invalid cases.
+#include "check.h"
+
+__global__ void kernelA(float *data, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    data[i] *= 2.0f;
+}
+__global__ void kernelB(float *data, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    data[i] += 1.0f;
+}
+__global__ void addInto(float *dst, const float *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dst[i] += src[i];
+}
+
+int main() {
+  const int n = 1024;
+  float *d_data, *d_other, h[n];
+  for (int i = 0; i < n; ++i)
+    h[i] = float(i);
+  CHECK_MUSA(musaMalloc(&d_data, n * sizeof(float)));
+  CHECK_MUSA(musaMalloc(&d_other, n * sizeof(float)));
+  CHECK_MUSA(musaMemcpy(d_data, h, sizeof h, musaMemcpyHostToDevice));
+  musaStream_t stream;
+  CHECK_MUSA(musaStreamCreate(&stream));
+
+  // Example 2: A, B, A captured, then launched.
+  musaGraph_t graph;
+  CHECK_MUSA(musaStreamBeginCapture(stream, musaStreamCaptureModeGlobal));
+  CHECK(musaStreamIsCapturing(stream) == musaSuccess, "not capturing");
+  kernelA<<<4, 256, 0, stream>>>(d_data, n);
+  kernelB<<<4, 256, 0, stream>>>(d_data, n);
+  kernelA<<<4, 256, 0, stream>>>(d_data, n);
+  musaStreamCaptureStatus status;
+  unsigned long long id = 0;
+  CHECK_MUSA(musaStreamGetCaptureInfo(stream, &status, &id));
+  CHECK(status == musaStreamCaptureStatusActive && id != 0, "capture info");
+  float probe[4];
+  CHECK_MUSA(musaMemcpy(probe, d_data, sizeof probe, musaMemcpyDeviceToHost) ==
+                     musaErrorStreamCaptureImplicit
+                 ? musaSuccess
+                 : musaErrorUnknown);
+  // ...the legacy copy above invalidated the capture, as on hardware: start again.
+  CHECK(musaStreamEndCapture(stream, &graph) == musaErrorStreamCaptureInvalidated,
+        "invalidated capture ended cleanly");
+  CHECK(graph == nullptr, "invalidated capture produced a graph");
+  CHECK(musaStreamIsCapturing(stream) == musaErrorInvalidValue, "still capturing");
+
+  CHECK_MUSA(musaStreamBeginCapture(stream, musaStreamCaptureModeGlobal));
+  kernelA<<<4, 256, 0, stream>>>(d_data, n);
+  kernelB<<<4, 256, 0, stream>>>(d_data, n);
+  kernelA<<<4, 256, 0, stream>>>(d_data, n);
+  CHECK_MUSA(musaStreamEndCapture(stream, &graph));
+  size_t count = 0;
+  CHECK_MUSA(musaGraphGetNodes(graph, nullptr, &count));
+  CHECK(count == 3, "captured %zu nodes", count);
+  CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h[10] == 10.0f, "capture ran the work: %f", h[10]);
+  musaGraphExec_t graphExec;
+  CHECK_MUSA(musaGraphInstantiate(&graphExec, graph, 0));
+  CHECK_MUSA(musaGraphLaunch(graphExec, stream));
+  CHECK_MUSA(musaStreamSynchronize(stream));
+  CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h[10] == (10.0f * 2 + 1) * 2, "after 1 launch: %f", h[10]);
+  for (int i = 0; i < 2; ++i)
+    CHECK_MUSA(musaGraphLaunch(graphExec, stream));
+  CHECK_MUSA(musaStreamSynchronize(stream));
+  CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
+  float v = 10.0f;
+  for (int i = 0; i < 3; ++i)
+    v = (v * 2 + 1) * 2;
+  CHECK(h[10] == v, "after 3 launches: %f vs %f", h[10], v);
+
+  // Cross-stream fork and join through events.
+  musaStream_t stream1 = stream, stream2;
+  CHECK_MUSA(musaStreamCreate(&stream2));
+  musaEvent_t event1, event2;
+  CHECK_MUSA(musaEventCreate(&event1));
+  CHECK_MUSA(musaEventCreate(&event2));
+  CHECK_MUSA(musaMemset(d_other, 0, n * sizeof(float)));
+  musaGraph_t forkJoin;
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeGlobal));
+  kernelB<<<4, 256, 0, stream1>>>(d_data, n);            // A
+  CHECK_MUSA(musaEventRecord(event1, stream1));
+  CHECK_MUSA(musaStreamWaitEvent(stream2, event1));      // fork
+  kernelA<<<4, 256, 0, stream1>>>(d_data, n);            // B
+  kernelB<<<4, 256, 0, stream2>>>(d_other, n);           // C
+  CHECK_MUSA(musaEventRecord(event2, stream2));
+  CHECK_MUSA(musaStreamWaitEvent(stream1, event2));      // join
+  addInto<<<4, 256, 0, stream1>>>(d_data, d_other, n);   // D
+  CHECK_MUSA(musaStreamEndCapture(stream1, &forkJoin));
+  CHECK(musaStreamIsCapturing(stream2) == musaErrorInvalidValue, "stream2 still capturing");
+  musaGraphNode_t roots[2];
+  count = 2;
+  CHECK_MUSA(musaGraphGetRootNodes(forkJoin, roots, &count));
+  CHECK(count == 1, "fork/join graph has %zu roots", count);
+  CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
+  float before = h[3];
+  musaGraphExec_t forkExec;
+  CHECK_MUSA(musaGraphInstantiate(&forkExec, forkJoin, 0));
+  CHECK_MUSA(musaGraphLaunch(forkExec, stream1));
+  CHECK_MUSA(musaStreamSynchronize(stream1));
+  CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h[3] == (before + 1) * 2 + 1, "fork/join result %f", h[3]);
+
+  // Invalid cases: synchronising a capturing stream; ending on another stream; unjoined fork.
+  musaGraph_t bad;
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeGlobal));
+  CHECK(musaStreamSynchronize(stream1) == musaErrorStreamCaptureUnsupported, "sync in capture");
+  CHECK(musaStreamIsCapturing(stream1) == musaErrorStreamCaptureInvalidated, "not invalidated");
+  CHECK(musaStreamEndCapture(stream1, &bad) == musaErrorStreamCaptureInvalidated, "end");
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeGlobal));
+  CHECK_MUSA(musaEventRecord(event1, stream1));
+  CHECK_MUSA(musaStreamWaitEvent(stream2, event1));
+  kernelB<<<4, 256, 0, stream2>>>(d_other, n);
+  CHECK(musaStreamEndCapture(stream2, &bad) == musaErrorStreamCaptureUnmatched, "wrong stream");
+  CHECK(musaStreamEndCapture(stream1, &bad) == musaErrorStreamCaptureUnjoined, "unjoined fork");
+  CHECK(musaStreamBeginCapture(0, musaStreamCaptureModeGlobal) ==
+            musaErrorStreamCaptureUnsupported, "legacy stream captured");
+  musaGetLastError();
+  CHECK_MUSA(musaGraphExecDestroy(graphExec));
+  CHECK_MUSA(musaGraphExecDestroy(forkExec));
+  CHECK_MUSA(musaGraphDestroy(graph));
+  CHECK_MUSA(musaGraphDestroy(forkJoin));
+  return finish("graph_capture");
+}
