@@ -1,0 +1,125 @@
+// The graph layer alone: order, cycles, clones, DOT text and the flow-graph executor.
+#include "musa/graph/GraphExec.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+using namespace musa::graph;
+
+namespace {
+/// Records the order nodes run in.
+struct Log {
+  std::mutex mutex;
+  std::vector<int> order;
+};
+class Step final : public NodeWork {
+public:
+  Step(Log &log, int id) : log_(log), id_(id) {}
+  std::unique_ptr<NodeWork> clone() const override { return std::make_unique<Step>(log_, id_); }
+  void run() override {
+    std::lock_guard lock(log_.mutex);
+    log_.order.push_back(id_);
+  }
+  std::string label() const override { return "step " + std::to_string(id_); }
+
+private:
+  Log &log_;
+  int id_;
+};
+size_t position(const std::vector<int> &order, int id) {
+  return size_t(std::find(order.begin(), order.end(), id) - order.begin());
+}
+} // namespace
+
+TEST(Graph, DiamondRunsInDependencyOrderEveryLaunch) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Kernel, std::make_unique<Step>(log, 0), {});
+  Node *b = g.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {a});
+  Node *c = g.add(NodeType::Kernel, std::make_unique<Step>(log, 2), {a});
+  g.add(NodeType::Kernel, std::make_unique<Step>(log, 3), {b, c});
+  std::string error;
+  auto exec = GraphExec::instantiate(g, error);
+  ASSERT_TRUE(exec) << error;
+  for (int launch = 0; launch < 3; ++launch) {
+    log.order.clear();
+    exec->run();
+    ASSERT_EQ(log.order.size(), 4u);
+    EXPECT_EQ(log.order.front(), 0);
+    EXPECT_EQ(log.order.back(), 3);
+  }
+}
+
+TEST(Graph, CyclesAreRefusedAndEdgesValidated) {
+  Graph g;
+  Node *a = g.add(NodeType::Empty, nullptr, {});
+  Node *b = g.add(NodeType::Empty, nullptr, {a});
+  EXPECT_FALSE(g.addEdge(a, b)); // exists
+  EXPECT_FALSE(g.addEdge(a, a)); // self
+  EXPECT_TRUE(g.addEdge(b, a));
+  EXPECT_TRUE(g.topologicalOrder().empty());
+  std::string error;
+  EXPECT_FALSE(GraphExec::instantiate(g, error));
+  EXPECT_NE(error.find("cycle"), std::string::npos);
+  EXPECT_TRUE(g.removeEdge(b, a));
+  EXPECT_FALSE(g.removeEdge(b, a));
+  EXPECT_EQ(g.topologicalOrder().size(), 2u);
+}
+
+TEST(Graph, CloneCopiesStructureAndMapsNodes) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Host, std::make_unique<Step>(log, 7), {});
+  Node *b = g.add(NodeType::Empty, nullptr, {a});
+  std::map<const Node *, Node *> map;
+  auto copy = g.clone(&map);
+  ASSERT_EQ(copy->nodes().size(), 2u);
+  EXPECT_EQ(map[b]->dependencies.front(), map[a]);
+  EXPECT_EQ(map[a]->original, a);
+  EXPECT_FALSE(copy->owns(a));
+  map[a]->work->run();
+  EXPECT_EQ(log.order, std::vector<int>{7});
+}
+
+TEST(Graph, ChildGraphRunsItsNodesInOrder) {
+  Log log;
+  Graph child;
+  Node *x = child.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {});
+  child.add(NodeType::Kernel, std::make_unique<Step>(log, 2), {x});
+  Graph parent;
+  Node *first = parent.add(NodeType::Kernel, std::make_unique<Step>(log, 0), {});
+  parent.addChild(child, {first});
+  std::string error;
+  auto exec = GraphExec::instantiate(parent, error);
+  ASSERT_TRUE(exec);
+  exec->run();
+  EXPECT_EQ(log.order, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(Graph, DisabledNodesAreSkippedButOrderHolds) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Kernel, std::make_unique<Step>(log, 0), {});
+  Node *b = g.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {a});
+  g.add(NodeType::Kernel, std::make_unique<Step>(log, 2), {b});
+  std::string error;
+  auto exec = GraphExec::instantiate(g, error);
+  exec->copyOf(b)->enabled = false;
+  exec->run();
+  EXPECT_EQ(log.order, (std::vector<int>{0, 2}));
+}
+
+TEST(Graph, DotNamesEveryNodeAndEdge) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Kernel, std::make_unique<Step>(log, 5), {});
+  g.add(NodeType::Memcpy, std::make_unique<Step>(log, 6), {a});
+  std::string dot = g.dot(true);
+  EXPECT_NE(dot.find("digraph"), std::string::npos);
+  EXPECT_NE(dot.find("step 5"), std::string::npos);
+  EXPECT_NE(dot.find("Memcpy"), std::string::npos);
+  EXPECT_NE(dot.find("n0 -> n1"), std::string::npos);
+}
