@@ -160,5 +160,12 @@ int main(int argc, char **argv) {
   CHECK(musaGraphDestroy(graph) == musaErrorInvalidValue, "double graph destroy");
   musaGetLastError();
   musaStreamDestroy(stream);
+  musaFree(d_a);
+  musaFree(d_b);
+  musaFree(d_temp);
+  musaFree(d_c);
+  free(h_a);
+  free(h_b);
+  free(h_c);
   return finish("graph_vector_add");
 }
