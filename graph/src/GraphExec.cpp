@@ -46,6 +46,11 @@ void GraphExec::run() {
   flow_->graph.wait_for_all();
 }
 
+void GraphExec::modify(const std::function<void(Graph &)> &change) {
+  std::lock_guard lock(running_);
+  change(*plan_);
+}
+
 Node *GraphExec::copyOf(const Node *original) const {
   auto it = copies_.find(original);
   return it == copies_.end() ? nullptr : it->second;

@@ -263,6 +263,40 @@ typedef enum musaStreamCaptureStatus musaStreamCaptureStatus;
 
 #define musaGraphDebugDotFlagsVerbose (1 << 0)
 
+typedef enum {
+  musaGraphInstantiateSuccess = 0,
+  musaGraphInstantiateError = 1,
+  musaGraphInstantiateInvalidStructure = 2,
+  musaGraphInstantiateNodeOperationNotSupported = 3,
+  musaGraphInstantiateMultipleDevicesNotSupported = 4
+} musaGraphInstantiateResult;
+
+/** The guide's layout (CUDA's has an uploadStream member after flags). */
+typedef struct {
+  unsigned long long flags;
+  musaGraphNode_t errNode_out;
+  musaGraphInstantiateResult result_out;
+} musaGraphInstantiateParams;
+
+/** The guide's numbers (spec/DECISIONS.md, 3). */
+typedef enum {
+  musaGraphExecUpdateSuccess = 0,
+  musaGraphExecUpdateError = 1,
+  musaGraphExecUpdateErrorTopologyChanged = 2,
+  musaGraphExecUpdateErrorNodeTypeChanged = 3,
+  musaGraphExecUpdateErrorFunctionChanged = 4,
+  musaGraphExecUpdateErrorParametersChanged = 5,
+  musaGraphExecUpdateErrorAttributesChanged = 6,
+  musaGraphExecUpdateErrorNotSupported = 7,
+  musaGraphExecUpdateErrorUnsupportedFunctionChange = 8
+} musaGraphExecUpdateResult;
+
+typedef struct {
+  musaGraphExecUpdateResult result;
+  musaGraphNode_t errorNode;
+  musaGraphNode_t errorFromNode;
+} musaGraphExecUpdateResultInfo;
+
 /* ---- device attributes (CUDA's numbers) ---------------------------------------------- */
 enum musaDeviceAttr {
   musaDevAttrMaxThreadsPerBlock = 1,

@@ -130,6 +130,19 @@ static inline musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_
   return e;
 }
 
+/** CUDA's four-argument musaGraphExecUpdate. */
+static inline musaError_t musaGraphExecUpdate(musaGraphExec_t exec, musaGraph_t graph,
+                                              musaGraphNode_t *errorNode,
+                                              musaGraphExecUpdateResult *result) {
+  musaGraphExecUpdateResultInfo info;
+  musaError_t e = musaGraphExecUpdate(exec, graph, &info);
+  if (errorNode)
+    *errorNode = info.errorNode;
+  if (result)
+    *result = info.result;
+  return e;
+}
+
 /** CUDA's two-argument form. */
 static inline musaError_t musaStreamIsCapturing(musaStream_t stream,
                                                 enum musaStreamCaptureStatus *status) {

@@ -231,6 +231,24 @@ musaError_t musaGraphNodeGetEnabled(musaGraphExec_t exec, musaGraphNode_t node,
 musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const struct musaKernelNodeParams *p);
 
+musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t graph,
+                                           musaGraphInstantiateParams *params);
+/** The guide's form; CUDA's four-argument form is a C++ overload in musa_runtime.h. */
+musaError_t musaGraphExecUpdate(musaGraphExec_t exec, musaGraph_t graph,
+                                musaGraphExecUpdateResultInfo *resultInfo);
+musaError_t musaGraphMemcpyNodeGetParams(musaGraphNode_t node, struct musaMemcpy3DParms *p);
+musaError_t musaGraphMemcpyNodeSetParams(musaGraphNode_t node, const struct musaMemcpy3DParms *p);
+musaError_t musaGraphMemsetNodeGetParams(musaGraphNode_t node, struct musaMemsetParams *p);
+musaError_t musaGraphMemsetNodeSetParams(musaGraphNode_t node, const struct musaMemsetParams *p);
+musaError_t musaGraphHostNodeGetParams(musaGraphNode_t node, struct musaHostNodeParams *p);
+musaError_t musaGraphHostNodeSetParams(musaGraphNode_t node, const struct musaHostNodeParams *p);
+musaError_t musaGraphExecMemcpyNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const struct musaMemcpy3DParms *p);
+musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const struct musaMemsetParams *p);
+musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                           const struct musaHostNodeParams *p);
+
 /* stream capture */
 musaError_t musaStreamBeginCapture(musaStream_t stream, enum musaStreamCaptureMode mode);
 musaError_t musaStreamEndCapture(musaStream_t stream, musaGraph_t *graph);

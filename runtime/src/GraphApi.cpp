@@ -108,6 +108,47 @@ musaError_t prepareKernelNode(const musaKernelNodeParams *p, std::shared_ptr<Pre
                        0, false, *out);
 }
 
+musaError_t makeMemcpyWork(const musaMemcpy3DParms *params,
+                           std::unique_ptr<graph::NodeWork> &out) {
+  std::function<void()> work;
+  if (musaError_t e = prepareCopy3D(params, work))
+    return e;
+  const musaExtent &x = params->extent;
+  out = std::make_unique<MemcpyWork>(*params, work,
+                                     bytesLabel("memcpy", x.width * x.height * x.depth) + " " +
+                                         kindName(params->kind));
+  return musaSuccess;
+}
+
+musaError_t makeMemsetWork(const musaMemsetParams *p, std::unique_ptr<graph::NodeWork> &out) {
+  if (!p)
+    return musaErrorInvalidValue;
+  std::function<void()> work;
+  size_t height = p->height ? p->height : 1;
+  size_t pitch = p->pitch ? p->pitch : p->width * p->elementSize;
+  if (musaError_t e = prepareSet(p->dst, pitch, p->value, p->elementSize, p->width, height, work))
+    return e;
+  out = std::make_unique<MemsetWork>(*p, work,
+                                     bytesLabel("memset", p->width * p->elementSize * height));
+  return musaSuccess;
+}
+
+/// The node of an executable graph that corresponds to `node` of the graph it came from.
+graph::Node *execNode(const std::shared_ptr<graph::GraphExec> &exec, musaGraphNode_t node) {
+  return exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+}
+
+/// Replaces the work of an executable graph's node of `type` (parameters only).
+musaError_t setExecWork(musaGraphExec_t handle, musaGraphNode_t node, graph::NodeType type,
+                        std::unique_ptr<graph::NodeWork> work) {
+  auto exec = findExec(handle);
+  graph::Node *copy = execNode(exec, node);
+  if (!copy || copy->type != type)
+    return musaErrorInvalidValue;
+  exec->modify([&](graph::Graph &) { copy->work = std::move(work); });
+  return musaSuccess;
+}
+
 template <class Array>
 musaError_t listOut(const Array &items, musaGraphNode_t *out, size_t *count) {
   if (!count)
@@ -161,14 +202,10 @@ musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaMemcpy3DParms *params) {
   return apiCall([&] {
-    std::function<void()> work;
-    if (musaError_t e = prepareCopy3D(params, work))
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(params, work))
       return e;
-    const musaExtent &x = params->extent;
-    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy,
-                   std::make_unique<TransferWork>(
-                       work, bytesLabel("memcpy", x.width * x.height * x.depth) + " " +
-                                 kindName(params->kind)));
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy, std::move(work));
   });
 }
 
@@ -176,12 +213,16 @@ musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t g,
                                      const musaGraphNode_t *deps, size_t numDeps, void *dst,
                                      const void *src, size_t count, enum musaMemcpyKind kind) {
   return apiCall([&] {
-    std::function<void()> work;
-    if (musaError_t e = prepareCopy(dst, count, src, count, count, 1, kind, work))
+    // The 1D form is a 3D copy of one row.
+    musaMemcpy3DParms p = {};
+    p.srcPtr = {const_cast<void *>(src), count, count, 1};
+    p.dstPtr = {dst, count, count, 1};
+    p.extent = {count, 1, 1};
+    p.kind = kind;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(&p, work))
       return e;
-    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy,
-                   std::make_unique<TransferWork>(work, bytesLabel("memcpy", count) + " " +
-                                                            kindName(kind)));
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy, std::move(work));
   });
 }
 
@@ -189,17 +230,10 @@ musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaMemsetParams *p) {
   return apiCall([&] {
-    if (!p)
-      return musaErrorInvalidValue;
-    std::function<void()> work;
-    size_t height = p->height ? p->height : 1;
-    size_t pitch = p->pitch ? p->pitch : p->width * p->elementSize;
-    if (musaError_t e = prepareSet(p->dst, pitch, p->value, p->elementSize, p->width, height,
-                                   work))
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemsetWork(p, work))
       return e;
-    return addNode(node, g, deps, numDeps, graph::NodeType::Memset,
-                   std::make_unique<TransferWork>(
-                       work, bytesLabel("memset", p->width * p->elementSize * height)));
+    return addNode(node, g, deps, numDeps, graph::NodeType::Memset, std::move(work));
   });
 }
 
@@ -490,10 +524,10 @@ musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node
                                     unsigned int isEnabled) {
   return apiCall([&] {
     auto exec = findExec(handle);
-    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    graph::Node *copy = execNode(exec, node);
     if (!copy)
       return musaErrorInvalidValue;
-    copy->enabled = isEnabled != 0;
+    exec->modify([&](graph::Graph &) { copy->enabled = isEnabled != 0; });
     return musaSuccess;
   });
 }
@@ -522,8 +556,181 @@ musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNo
       return e;
     if (launch->func != static_cast<KernelWork &>(*copy->work).launch().func)
       return musaErrorInvalidValue; // an executable graph's kernel node keeps its function
-    copy->work = std::make_unique<KernelWork>(launch);
+    exec->modify([&](graph::Graph &) { copy->work = std::make_unique<KernelWork>(launch); });
     return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecMemcpyNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(p, work))
+      return e;
+    return setExecWork(exec, node, graph::NodeType::Memcpy, std::move(work));
+  });
+}
+
+musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const musaMemsetParams *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemsetWork(p, work))
+      return e;
+    return setExecWork(exec, node, graph::NodeType::Memset, std::move(work));
+  });
+}
+
+musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                           const musaHostNodeParams *p) {
+  return apiCall([&] {
+    if (!p || !p->fn)
+      return musaErrorInvalidValue;
+    return setExecWork(exec, node, graph::NodeType::Host,
+                       std::make_unique<HostWork>(p->fn, p->userData));
+  });
+}
+
+musaError_t musaGraphMemcpyNodeGetParams(musaGraphNode_t handle, musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemcpyWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemcpyNodeSetParams(musaGraphNode_t handle, const musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Memcpy)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(p, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemsetNodeGetParams(musaGraphNode_t handle, musaMemsetParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemsetWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemsetNodeSetParams(musaGraphNode_t handle, const musaMemsetParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Memset)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemsetWork(p, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphHostNodeGetParams(musaGraphNode_t handle, musaHostNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<HostWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphHostNodeSetParams(musaGraphNode_t handle, const musaHostNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Host || !p || !p->fn)
+      return musaErrorInvalidValue;
+    n->work = std::make_unique<HostWork>(p->fn, p->userData);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t g,
+                                           musaGraphInstantiateParams *params) {
+  if (!params)
+    return recordError(musaErrorInvalidValue);
+  params->errNode_out = nullptr;
+  graph::Graph *graph = findGraph(g);
+  musaError_t e = musaGraphInstantiateWithFlags(exec, g, params->flags);
+  params->result_out = e == musaSuccess ? musaGraphInstantiateSuccess
+                       : (e == musaErrorInvalidValue && graph && exec &&
+                          graph->topologicalOrder().size() != graph->nodes().size())
+                           ? musaGraphInstantiateInvalidStructure
+                       : e == musaErrorNotSupported ? musaGraphInstantiateNodeOperationNotSupported
+                                                    : musaGraphInstantiateError;
+  return e;
+}
+
+musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
+                                musaGraphExecUpdateResultInfo *info) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Graph *graph = findGraph(g);
+    if (!exec || !graph || !info)
+      return musaErrorInvalidValue;
+    *info = {musaGraphExecUpdateSuccess, nullptr, nullptr};
+    auto fail = [&](musaGraphExecUpdateResult r, const graph::Node *node,
+                    const graph::Node *from = nullptr) {
+      *info = {r, reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(node)),
+               reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(from))};
+      return musaErrorGraphExecUpdateFailure;
+    };
+    musaError_t result = musaSuccess;
+    exec->modify([&](graph::Graph &plan) {
+      // Nodes correspond in creation order; the topology must be the same.
+      const auto &now = plan.nodes(), &next = graph->nodes();
+      if (now.size() != next.size()) {
+        result = fail(musaGraphExecUpdateErrorTopologyChanged, nullptr);
+        return;
+      }
+      std::map<const graph::Node *, size_t> indexNow, indexNext;
+      for (size_t i = 0; i < now.size(); ++i)
+        indexNow[now[i].get()] = i, indexNext[next[i].get()] = i;
+      for (size_t i = 0; i < now.size(); ++i) {
+        const graph::Node &a = *now[i], &b = *next[i];
+        if (a.type != b.type) {
+          result = fail(musaGraphExecUpdateErrorNodeTypeChanged, &b);
+          return;
+        }
+        if (a.dependencies.size() != b.dependencies.size()) {
+          result = fail(musaGraphExecUpdateErrorTopologyChanged, &b);
+          return;
+        }
+        for (size_t k = 0; k < a.dependencies.size(); ++k)
+          if (indexNow[a.dependencies[k]] != indexNext[b.dependencies[k]]) {
+            result = fail(musaGraphExecUpdateErrorTopologyChanged, &b, b.dependencies[k]);
+            return;
+          }
+        if (a.type == graph::NodeType::Kernel &&
+            static_cast<KernelWork &>(*a.work).launch().func !=
+                static_cast<KernelWork &>(*b.work).launch().func) {
+          result = fail(musaGraphExecUpdateErrorFunctionChanged, &b);
+          return;
+        }
+        if (a.type == graph::NodeType::ChildGraph) {
+          result = fail(musaGraphExecUpdateErrorNotSupported, &b);
+          return;
+        }
+      }
+      for (size_t i = 0; i < now.size(); ++i) // all checks passed: take the new parameters
+        now[i]->work = next[i]->work ? next[i]->work->clone() : nullptr;
+    });
+    return result;
   });
 }
 

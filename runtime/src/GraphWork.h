@@ -45,6 +45,40 @@ private:
   std::string label_;
 };
 
+/// A copy node made from musaMemcpy3DParms (kept for get/set params).
+class MemcpyWork final : public graph::NodeWork {
+public:
+  MemcpyWork(const musaMemcpy3DParms &params, std::function<void()> work, std::string label)
+      : params_(params), work_(std::move(work), std::move(label)) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<MemcpyWork>(*this);
+  }
+  void run() override { work_.run(); }
+  std::string label() const override { return work_.label(); }
+  const musaMemcpy3DParms &params() const { return params_; }
+
+private:
+  musaMemcpy3DParms params_;
+  TransferWork work_;
+};
+
+/// A memset node (kept for get/set params).
+class MemsetWork final : public graph::NodeWork {
+public:
+  MemsetWork(const musaMemsetParams &params, std::function<void()> work, std::string label)
+      : params_(params), work_(std::move(work), std::move(label)) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<MemsetWork>(*this);
+  }
+  void run() override { work_.run(); }
+  std::string label() const override { return work_.label(); }
+  const musaMemsetParams &params() const { return params_; }
+
+private:
+  musaMemsetParams params_;
+  TransferWork work_;
+};
+
 class HostWork final : public graph::NodeWork {
 public:
   HostWork(musaHostFn_t fn, void *data) : fn_(fn), data_(data) {}
@@ -53,6 +87,7 @@ public:
   }
   void run() override { fn_(data_); }
   std::string label() const override { return "host function"; }
+  musaHostNodeParams params() const { return {fn_, data_}; }
 
 private:
   musaHostFn_t fn_;

@@ -26,6 +26,8 @@ public:
   /// The frozen plan, and the copy of each original node in it.
   Graph &plan() { return *plan_; }
   Node *copyOf(const Node *original) const;
+  /// Changes the plan (node parameters, enabled flags) while no launch of it runs.
+  void modify(const std::function<void(Graph &)> &change);
 
 private:
   GraphExec() = default;
