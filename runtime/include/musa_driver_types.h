@@ -188,6 +188,38 @@ struct musaMemcpy3DPeerParms {
   struct musaExtent extent;
 };
 
+/* ---- memory pools (what graph allocation nodes describe) ---------------------------- */
+enum musaMemAllocationType { musaMemAllocationTypeInvalid = 0, musaMemAllocationTypePinned = 1 };
+enum musaMemAllocationHandleType {
+  musaMemHandleTypeNone = 0,
+  musaMemHandleTypePosixFileDescriptor = 1
+};
+enum musaMemLocationType { musaMemLocationTypeInvalid = 0, musaMemLocationTypeDevice = 1 };
+enum musaMemAccessFlags {
+  musaMemAccessFlagsProtNone = 0,
+  musaMemAccessFlagsProtRead = 1,
+  musaMemAccessFlagsProtReadWrite = 3
+};
+struct musaMemLocation {
+  enum musaMemLocationType type;
+  int id;
+};
+struct musaMemPoolProps {
+  enum musaMemAllocationType allocType;
+  enum musaMemAllocationHandleType handleTypes;
+  struct musaMemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+struct musaMemAccessDesc {
+  struct musaMemLocation location;
+  enum musaMemAccessFlags flags;
+};
+typedef struct musaMemPoolProps musaMemPoolProps;
+typedef struct musaMemAccessDesc musaMemAccessDesc;
+
 /* ---- graphs ------------------------------------------------------------------------- */
 typedef struct MUgraph_st *musaGraph_t;
 typedef struct MUgraphNode_st *musaGraphNode_t;
@@ -290,6 +322,23 @@ typedef enum {
   musaGraphExecUpdateErrorNotSupported = 7,
   musaGraphExecUpdateErrorUnsupportedFunctionChange = 8
 } musaGraphExecUpdateResult;
+
+struct musaMemAllocNodeParams {
+  struct musaMemPoolProps poolProps;
+  const struct musaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr; /* out */
+};
+typedef struct musaMemAllocNodeParams musaMemAllocNodeParams;
+
+/** The guide's numbers 1..4 (spec/DECISIONS.md, 4). */
+enum musaGraphMemAttributeType {
+  musaGraphMemAttrUsedMemCurrent = 1,
+  musaGraphMemAttrUsedMemHigh = 2,
+  musaGraphMemAttrReservedMemCurrent = 3,
+  musaGraphMemAttrReservedMemHigh = 4
+};
 
 typedef struct {
   musaGraphExecUpdateResult result;

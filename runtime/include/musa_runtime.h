@@ -67,6 +67,10 @@ template <class T> static inline musaChannelFormatDesc musaCreateChannelDesc() {
   return __musa_channel_of<T>::get();
 }
 template <class T>
+static inline musaError_t musaMallocAsync(T **ptr, size_t size, musaStream_t stream) {
+  return musaMallocAsync(reinterpret_cast<void **>(ptr), size, stream);
+}
+template <class T>
 static inline musaError_t musaMallocManaged(T **ptr, size_t size,
                                             unsigned int flags = musaMemAttachGlobal) {
   return musaMallocManaged(reinterpret_cast<void **>(ptr), size, flags);

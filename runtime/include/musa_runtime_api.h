@@ -249,6 +249,21 @@ musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode
 musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                            const struct musaHostNodeParams *p);
 
+musaError_t musaGraphAddMemAllocNode(musaGraphNode_t *node, musaGraph_t graph,
+                                     const musaGraphNode_t *deps, size_t numDeps,
+                                     struct musaMemAllocNodeParams *params);
+musaError_t musaGraphAddMemFreeNode(musaGraphNode_t *node, musaGraph_t graph,
+                                    const musaGraphNode_t *deps, size_t numDeps, void *dptr);
+musaError_t musaDeviceGetGraphMemAttribute(int device, enum musaGraphMemAttributeType attr,
+                                           void *value);
+musaError_t musaDeviceSetGraphMemAttribute(int device, enum musaGraphMemAttributeType attr,
+                                           void *value);
+musaError_t musaDeviceGraphMemTrim(int device);
+
+/* stream-ordered allocation */
+musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t stream);
+musaError_t musaFreeAsync(void *devPtr, musaStream_t stream);
+
 /* stream capture */
 musaError_t musaStreamBeginCapture(musaStream_t stream, enum musaStreamCaptureMode mode);
 musaError_t musaStreamEndCapture(musaStream_t stream, musaGraph_t *graph);

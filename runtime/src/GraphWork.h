@@ -94,6 +94,51 @@ private:
   void *data_;
 };
 
+/// Device memory a graph allocation node owns: reserved for as long as any graph or
+/// executable graph holds the node, returned to the device when the last one goes.
+struct GraphMemoryBlock {
+  Device *device;
+  void *ptr;
+  size_t size;
+  GraphMemoryBlock(Device *d, void *p, size_t n) : device(d), ptr(p), size(n) {
+    device->graphMemory.reserve(ptr, size);
+  }
+  ~GraphMemoryBlock() {
+    device->graphMemory.release(ptr);
+    device->memory().free(ptr);
+  }
+};
+
+/// A memory allocation node: its memory is in use from the node's run until it is freed.
+class MemAllocWork final : public graph::NodeWork {
+public:
+  explicit MemAllocWork(std::shared_ptr<GraphMemoryBlock> a) : a_(std::move(a)) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<MemAllocWork>(a_);
+  }
+  void run() override { a_->device->graphMemory.setInUse(a_->ptr, true); }
+  std::string label() const override { return "alloc " + std::to_string(a_->size) + " B"; }
+  void *pointer() const { return a_->ptr; }
+
+private:
+  std::shared_ptr<GraphMemoryBlock> a_;
+};
+
+/// A memory free node: returns a graph allocation to the graph's pool.
+class MemFreeWork final : public graph::NodeWork {
+public:
+  MemFreeWork(Device *device, void *ptr) : device_(device), ptr_(ptr) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<MemFreeWork>(device_, ptr_);
+  }
+  void run() override { device_->graphMemory.setInUse(ptr_, false); }
+  std::string label() const override { return "free"; }
+
+private:
+  Device *device_;
+  void *ptr_;
+};
+
 /// Records (or waits for) an event each time the graph runs.
 class EventWork final : public graph::NodeWork {
 public:

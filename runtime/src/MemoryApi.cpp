@@ -1,6 +1,8 @@
 // Device, pitched and managed allocation entry points.
 #include "ApiShell.h"
 #include "Runtime.h"
+#include "Capture.h"
+#include "GraphWork.h"
 
 using namespace musa::rt;
 
@@ -59,6 +61,11 @@ extern "C" musaError_t musaFree(void *devPtr) {
       return musaErrorInvalidValue;
     // musaFree synchronises: kernels still using the memory finish first.
     where->device->synchronize();
+    if (where->range.tag == GraphAllocation) {
+      // Graph memory goes back to its graph's pool (the graph may allocate it again).
+      where->device->graphMemory.setInUse(devPtr, false);
+      return musaSuccess;
+    }
     return where->device->memory().free(devPtr) ? musaSuccess : musaErrorInvalidValue;
   });
 }
@@ -140,6 +147,63 @@ extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
       return musaErrorInvalidDevice;
     // Advice changes where pages would live, which one shared memory makes moot; it is
     // validated and accepted, and has no effect on results.
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t handle) {
+  return apiCall([&] {
+    if (!devPtr)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    Device &device = *stream->device;
+    if (Capture::active(*stream)) {
+      // Captured: a memory allocation node, its address fixed now.
+      if (size == 0)
+        return musaErrorInvalidValue;
+      void *p = device.memory().allocate(size, GraphAllocation);
+      if (!p)
+        return musaErrorOutOfMemory;
+      auto allocation = std::make_shared<musa::rt::GraphMemoryBlock>(&device, p, size);
+      if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::MemAlloc,
+                                           std::make_unique<MemAllocWork>(allocation)))
+        return e;
+      *devPtr = p;
+      return musaSuccess;
+    }
+    // The memory exists from this call on, so any later point in the stream may use it.
+    return allocate(devPtr, size, PlainAllocation);
+  });
+}
+
+extern "C" musaError_t musaFreeAsync(void *devPtr, musaStream_t handle) {
+  return apiCall([&] {
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    if (!devPtr)
+      return musaSuccess;
+    auto where = Runtime::get().findDevicePointer(devPtr);
+    if (!where || where->range.base != devPtr ||
+        (where->range.tag != PlainAllocation && where->range.tag != GraphAllocation))
+      return musaErrorInvalidValue;
+    Device *device = where->device;
+    bool graphMemory = where->range.tag == GraphAllocation;
+    if (Capture::active(*stream)) {
+      if (!graphMemory)
+        return musaErrorInvalidValue; // a captured free needs memory the graph allocated
+      return Capture::addNode(*stream, musa::graph::NodeType::MemFree,
+                              std::make_unique<MemFreeWork>(device, devPtr));
+    }
+    // Freed when the stream reaches this point; earlier work on the stream may still use it.
+    stream->device->submit(*stream, [device, devPtr, graphMemory] {
+      if (graphMemory)
+        device->graphMemory.setInUse(devPtr, false);
+      else
+        device->memory().free(devPtr);
+    });
     return musaSuccess;
   });
 }

@@ -75,6 +75,43 @@ bool Device::destroyStream(Stream *stream) {
   return true;
 }
 
+void GraphMemoryPool::reserve(const void *p, size_t size) {
+  std::lock_guard lock(mutex);
+  blocks[p] = {size, false};
+  reservedCurrent += size;
+  reservedHigh = std::max(reservedHigh, reservedCurrent);
+}
+
+void GraphMemoryPool::release(const void *p) {
+  std::lock_guard lock(mutex);
+  auto it = blocks.find(p);
+  if (it == blocks.end())
+    return;
+  if (it->second.second)
+    usedCurrent -= it->second.first;
+  reservedCurrent -= it->second.first;
+  blocks.erase(it);
+}
+
+void GraphMemoryPool::setInUse(const void *p, bool inUse) {
+  std::lock_guard lock(mutex);
+  auto it = blocks.find(p);
+  if (it == blocks.end() || it->second.second == inUse)
+    return;
+  it->second.second = inUse;
+  if (inUse) {
+    usedCurrent += it->second.first;
+    usedHigh = std::max(usedHigh, usedCurrent);
+  } else {
+    usedCurrent -= it->second.first;
+  }
+}
+
+bool GraphMemoryPool::owns(const void *p) {
+  std::lock_guard lock(mutex);
+  return blocks.count(p) != 0;
+}
+
 void Device::forEachStream(const std::function<void(Stream &)> &fn) {
   std::vector<std::shared_ptr<Stream>> all{legacy_};
   {

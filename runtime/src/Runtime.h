@@ -33,7 +33,20 @@ enum AllocationTag : uint32_t {
   ManagedAllocation = 1,
   ArrayAllocation = 2,
   IpcAllocation = 3, // another process's memory, mapped by musaIpcOpenMemHandle
-  SymbolAllocation = 4 // a __device__ / __constant__ variable (lives in JIT'd code's data)
+  SymbolAllocation = 4, // a __device__ / __constant__ variable (lives in JIT'd code's data)
+  GraphAllocation = 5   // made by a graph's memory allocation node
+};
+
+/// Memory of graph allocation nodes on one device: reserved while a graph holds the node,
+/// in use between the node's run and its free (a free node, musaFree or musaFreeAsync).
+struct GraphMemoryPool {
+  std::mutex mutex;
+  uint64_t usedCurrent = 0, usedHigh = 0, reservedCurrent = 0, reservedHigh = 0;
+  std::map<const void *, std::pair<size_t, bool>> blocks; // ptr -> (size, in use)
+  void reserve(const void *p, size_t size);
+  void release(const void *p);
+  void setInUse(const void *p, bool inUse);
+  bool owns(const void *p);
 };
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.
@@ -156,6 +169,7 @@ public:
   /// Captures in progress on this device's streams.
   std::mutex capturesMutex;
   std::set<std::shared_ptr<Capture>> captures;
+  GraphMemoryPool graphMemory;
 };
 
 class Runtime {
