@@ -332,6 +332,17 @@ struct musaMemAllocNodeParams {
 };
 typedef struct musaMemAllocNodeParams musaMemAllocNodeParams;
 
+/** Edge data: only the default (all zero) is supported (spec/DECISIONS.md, 13). */
+typedef struct musaGraphEdgeData_st {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+} musaGraphEdgeData;
+
+#define musaStreamAddCaptureDependencies 0x0
+#define musaStreamSetCaptureDependencies 0x1
+
 /** The guide's numbers 1..4 (spec/DECISIONS.md, 4). */
 enum musaGraphMemAttributeType {
   musaGraphMemAttrUsedMemCurrent = 1,

@@ -260,6 +260,20 @@ musaError_t musaDeviceSetGraphMemAttribute(int device, enum musaGraphMemAttribut
                                            void *value);
 musaError_t musaDeviceGraphMemTrim(int device);
 
+/* edge-data forms (only default edge data is accepted) */
+musaError_t musaGraphAddDependencies_v2(musaGraph_t graph, const musaGraphNode_t *from,
+                                        const musaGraphNode_t *to,
+                                        const musaGraphEdgeData *edgeData, size_t numDeps);
+musaError_t musaGraphRemoveDependencies_v2(musaGraph_t graph, const musaGraphNode_t *from,
+                                           const musaGraphNode_t *to,
+                                           const musaGraphEdgeData *edgeData, size_t numDeps);
+musaError_t musaGraphGetEdges_v2(musaGraph_t graph, musaGraphNode_t *from, musaGraphNode_t *to,
+                                 musaGraphEdgeData *edgeData, size_t *numEdges);
+musaError_t musaGraphNodeGetDependencies_v2(musaGraphNode_t node, musaGraphNode_t *deps,
+                                            musaGraphEdgeData *edgeData, size_t *numDeps);
+musaError_t musaGraphNodeGetDependentNodes_v2(musaGraphNode_t node, musaGraphNode_t *nodes,
+                                              musaGraphEdgeData *edgeData, size_t *numNodes);
+
 /* stream-ordered allocation */
 musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t stream);
 musaError_t musaFreeAsync(void *devPtr, musaStream_t stream);
@@ -267,6 +281,14 @@ musaError_t musaFreeAsync(void *devPtr, musaStream_t stream);
 /* stream capture */
 musaError_t musaStreamBeginCapture(musaStream_t stream, enum musaStreamCaptureMode mode);
 musaError_t musaStreamEndCapture(musaStream_t stream, musaGraph_t *graph);
+musaError_t musaStreamBeginCaptureToGraph(musaStream_t stream, musaGraph_t graph,
+                                          const musaGraphNode_t *deps,
+                                          const musaGraphEdgeData *edgeData, size_t numDeps,
+                                          enum musaStreamCaptureMode mode);
+musaError_t musaStreamUpdateCaptureDependencies(musaStream_t stream, musaGraphNode_t *deps,
+                                                size_t numDeps,
+                                                unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaThreadExchangeStreamCaptureMode(enum musaStreamCaptureMode *mode);
 /** The guide's form: musaSuccess while capturing, musaErrorInvalidValue when not,
  *  musaErrorStreamCaptureInvalidated after an invalidating call (CUDA's two-argument form is
  *  a C++ overload in musa_runtime.h). */

@@ -14,7 +14,11 @@
 namespace musa::rt {
 
 struct Capture {
-  std::unique_ptr<graph::Graph> graph = std::make_unique<graph::Graph>();
+  /// Captures made by musaStreamBeginCapture own their graph; musaStreamBeginCaptureToGraph
+  /// records into the user's graph (`owned` empty).
+  std::unique_ptr<graph::Graph> owned = std::make_unique<graph::Graph>();
+  graph::Graph *graph = owned.get();
+  musaGraph_t userGraph = nullptr;
   musaStreamCaptureMode mode = musaStreamCaptureModeGlobal;
   unsigned long long id = 0;
   Stream *origin = nullptr;

@@ -3,6 +3,7 @@
 #include "Capture.h"
 #include "GraphWork.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -13,6 +14,7 @@ namespace graph = musa::graph;
 namespace musa::rt {
 
 musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g); // GraphApi.cpp
+graph::Graph *findUserGraph(musaGraph_t handle);                  // GraphApi.cpp
 
 std::string KernelWork::label() const {
   const PreparedLaunch &l = *launch_;
@@ -84,6 +86,8 @@ namespace {
 
 std::atomic<unsigned long long> nextCaptureId{1};
 
+using musa::rt::findUserGraph;
+
 /// Nodes from which `targets` can be reached (targets included).
 std::set<const graph::Node *> ancestors(const std::vector<graph::Node *> &targets) {
   std::set<const graph::Node *> seen;
@@ -119,28 +123,105 @@ std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture>
 
 extern "C" {
 
-musaError_t musaStreamBeginCapture(musaStream_t handle, enum musaStreamCaptureMode mode) {
+/// Whether every edge-data entry is the default (all zero).
+static bool defaultEdges(const musaGraphEdgeData *data, size_t n) {
+  for (size_t i = 0; data && i < n; ++i) {
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(&data[i]);
+    for (size_t k = 0; k < sizeof(musaGraphEdgeData); ++k)
+      if (b[k])
+        return false;
+  }
+  return true;
+}
+
+static musaError_t beginCapture(musaStream_t handle, musaStreamCaptureMode mode,
+                                graph::Graph *into, musaGraph_t userGraph,
+                                const musaGraphNode_t *deps, size_t numDeps) {
+  if (mode < musaStreamCaptureModeGlobal || mode > musaStreamCaptureModeRelaxed)
+    return musaErrorInvalidValue;
+  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+  if (!stream)
+    return musaErrorInvalidResourceHandle;
+  if (stream->legacy)
+    return musaErrorStreamCaptureUnsupported; // the legacy stream cannot be captured
+  if (stream->capture)
+    return musaErrorIllegalState;
+  auto capture = std::make_shared<Capture>();
+  if (into) {
+    for (size_t i = 0; i < numDeps; ++i)
+      if (!into->owns(reinterpret_cast<graph::Node *>(deps[i])))
+        return musaErrorInvalidValue;
+    capture->owned.reset();
+    capture->graph = into;
+    capture->userGraph = userGraph;
+  }
+  capture->mode = mode;
+  capture->id = nextCaptureId++;
+  capture->origin = stream.get();
+  capture->thread = std::this_thread::get_id();
+  stream->capture = capture;
+  stream->captureDeps.clear();
+  for (size_t i = 0; into && i < numDeps; ++i)
+    stream->captureDeps.push_back(reinterpret_cast<graph::Node *>(deps[i]));
+  std::lock_guard lock(stream->device->capturesMutex);
+  stream->device->captures.insert(capture);
+  return musaSuccess;
+}
+
+musaError_t musaStreamBeginCaptureToGraph(musaStream_t handle, musaGraph_t graph,
+                                          const musaGraphNode_t *deps,
+                                          const musaGraphEdgeData *edgeData, size_t numDeps,
+                                          enum musaStreamCaptureMode mode) {
   return apiCall([&] {
-    if (mode < musaStreamCaptureModeGlobal || mode > musaStreamCaptureModeRelaxed)
+    graph::Graph *into = findUserGraph(graph);
+    if (!into || (numDeps && !deps))
+      return musaErrorInvalidValue;
+    if (!defaultEdges(edgeData, numDeps))
+      return musaErrorNotSupported;
+    return beginCapture(handle, mode, into, graph, deps, numDeps);
+  });
+}
+
+musaError_t musaStreamUpdateCaptureDependencies(musaStream_t handle, musaGraphNode_t *deps,
+                                                size_t numDeps, unsigned int flags) {
+  return apiCall([&] {
+    if (flags > musaStreamSetCaptureDependencies || (numDeps && !deps))
       return musaErrorInvalidValue;
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
-    if (stream->legacy)
-      return musaErrorStreamCaptureUnsupported; // the legacy stream cannot be captured
-    if (stream->capture)
+    std::shared_ptr<Capture> capture = stream->capture;
+    if (!capture)
       return musaErrorIllegalState;
-    auto capture = std::make_shared<Capture>();
-    capture->mode = mode;
-    capture->id = nextCaptureId++;
-    capture->origin = stream.get();
-    capture->thread = std::this_thread::get_id();
-    stream->capture = capture;
-    stream->captureDeps.clear();
-    std::lock_guard lock(stream->device->capturesMutex);
-    stream->device->captures.insert(capture);
+    std::lock_guard lock(capture->mutex);
+    for (size_t i = 0; i < numDeps; ++i)
+      if (!capture->graph->owns(reinterpret_cast<graph::Node *>(deps[i])))
+        return musaErrorInvalidValue;
+    if (flags == musaStreamSetCaptureDependencies)
+      stream->captureDeps.clear();
+    for (size_t i = 0; i < numDeps; ++i) {
+      auto *node = reinterpret_cast<graph::Node *>(deps[i]);
+      if (std::find(stream->captureDeps.begin(), stream->captureDeps.end(), node) ==
+          stream->captureDeps.end())
+        stream->captureDeps.push_back(node);
+    }
     return musaSuccess;
   });
+}
+
+musaError_t musaThreadExchangeStreamCaptureMode(enum musaStreamCaptureMode *mode) {
+  return apiCall([&] {
+    if (!mode || *mode < musaStreamCaptureModeGlobal || *mode > musaStreamCaptureModeRelaxed)
+      return musaErrorInvalidValue;
+    // Per host thread, as CUDA: the caller's mode is swapped with the one passed in.
+    thread_local musaStreamCaptureMode threadMode = musaStreamCaptureModeGlobal;
+    std::swap(threadMode, *mode);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaStreamBeginCapture(musaStream_t handle, enum musaStreamCaptureMode mode) {
+  return apiCall([&] { return beginCapture(handle, mode, nullptr, nullptr, nullptr, 0); });
 }
 
 musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
@@ -169,7 +250,8 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
     for (graph::Node *tail : otherTails)
       if (!joined.count(tail))
         return musaErrorStreamCaptureUnjoined; // forked work never joined back
-    *graphOut = adoptCapturedGraph(std::move(capture->graph));
+    *graphOut = capture->owned ? adoptCapturedGraph(std::move(capture->owned))
+                               : capture->userGraph;
     return musaSuccess;
   });
 }
@@ -194,7 +276,7 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCapture
     if (id)
       *id = capture->id;
     if (graph)
-      *graph = reinterpret_cast<musaGraph_t>(capture->graph.get());
+      *graph = reinterpret_cast<musaGraph_t>(capture->graph);
     if (deps)
       *deps = reinterpret_cast<const musaGraphNode_t *>(stream->captureDeps.data());
     if (numDeps)

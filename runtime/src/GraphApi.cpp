@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 using namespace musa::rt;
@@ -830,4 +831,62 @@ musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
 
 namespace musa::rt {
 musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g) { return adopt(std::move(g)); }
+graph::Graph *findUserGraph(musaGraph_t handle) { return findGraph(handle); }
 } // namespace musa::rt
+
+namespace {
+/// Edge-data outputs: zeroed, as every edge here carries default data.
+musaError_t zeroEdgeData(musaGraphEdgeData *data, size_t n) {
+  if (data)
+    std::memset(data, 0, n * sizeof(musaGraphEdgeData));
+  return musaSuccess;
+}
+bool defaultEdgeData(const musaGraphEdgeData *data, size_t n) {
+  musaGraphEdgeData zero = {};
+  for (size_t i = 0; data && i < n; ++i)
+    if (std::memcmp(&data[i], &zero, sizeof zero) != 0)
+      return false;
+  return true;
+}
+} // namespace
+
+extern "C" {
+
+musaError_t musaGraphAddDependencies_v2(musaGraph_t g, const musaGraphNode_t *from,
+                                        const musaGraphNode_t *to,
+                                        const musaGraphEdgeData *edgeData, size_t n) {
+  if (!defaultEdgeData(edgeData, n))
+    return recordError(musaErrorNotSupported);
+  return musaGraphAddDependencies(g, from, to, n);
+}
+
+musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t *from,
+                                           const musaGraphNode_t *to,
+                                           const musaGraphEdgeData *edgeData, size_t n) {
+  if (!defaultEdgeData(edgeData, n))
+    return recordError(musaErrorNotSupported);
+  return musaGraphRemoveDependencies(g, from, to, n);
+}
+
+musaError_t musaGraphGetEdges_v2(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,
+                                 musaGraphEdgeData *edgeData, size_t *numEdges) {
+  size_t capacity = numEdges ? *numEdges : 0;
+  musaError_t e = musaGraphGetEdges(g, from, to, numEdges);
+  return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numEdges));
+}
+
+musaError_t musaGraphNodeGetDependencies_v2(musaGraphNode_t node, musaGraphNode_t *deps,
+                                            musaGraphEdgeData *edgeData, size_t *numDeps) {
+  size_t capacity = numDeps ? *numDeps : 0;
+  musaError_t e = musaGraphNodeGetDependencies(node, deps, numDeps);
+  return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numDeps));
+}
+
+musaError_t musaGraphNodeGetDependentNodes_v2(musaGraphNode_t node, musaGraphNode_t *nodes,
+                                              musaGraphEdgeData *edgeData, size_t *numNodes) {
+  size_t capacity = numNodes ? *numNodes : 0;
+  musaError_t e = musaGraphNodeGetDependentNodes(node, nodes, numNodes);
+  return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numNodes));
+}
+
+} // extern "C"

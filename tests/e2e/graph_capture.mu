@@ -123,6 +123,43 @@ int main() {
   CHECK(musaStreamBeginCapture(0, musaStreamCaptureModeGlobal) ==
             musaErrorStreamCaptureUnsupported, "legacy stream captured");
   musaGetLastError();
+
+  // Capturing into an existing graph, after one of its nodes; rewriting the dependencies.
+  musaGraph_t user;
+  CHECK_MUSA(musaGraphCreate(&user, 0));
+  musaGraphNode_t start, other;
+  CHECK_MUSA(musaGraphAddEmptyNode(&start, user, nullptr, 0));
+  CHECK_MUSA(musaGraphAddEmptyNode(&other, user, nullptr, 0));
+  musaGraphEdgeData odd = {};
+  odd.type = 1;
+  CHECK(musaStreamBeginCaptureToGraph(stream1, user, &start, &odd, 1,
+                                      musaStreamCaptureModeGlobal) == musaErrorNotSupported,
+        "non-default edge data accepted");
+  CHECK_MUSA(musaStreamBeginCaptureToGraph(stream1, user, &start, nullptr, 1,
+                                           musaStreamCaptureModeGlobal));
+  CHECK_MUSA(musaStreamUpdateCaptureDependencies(stream1, &other, 1, musaStreamAddCaptureDependencies));
+  kernelB<<<4, 256, 0, stream1>>>(d_data, n);
+  musaGraph_t same;
+  CHECK_MUSA(musaStreamEndCapture(stream1, &same));
+  CHECK(same == user, "capture to graph returned another graph");
+  musaGraphNode_t all[3];
+  count = 3;
+  CHECK_MUSA(musaGraphGetNodes(user, all, &count));
+  CHECK(count == 3, "user graph has %zu nodes", count);
+  size_t deps = 0;
+  musaGraphEdgeData data[2];
+  deps = 2;
+  CHECK_MUSA(musaGraphNodeGetDependencies_v2(all[2], nullptr, data, &deps));
+  CHECK(deps == 2 && data[0].type == 0, "captured node depends on both given nodes");
+  CHECK(musaGraphAddDependencies_v2(user, &start, &other, &odd, 1) == musaErrorNotSupported,
+        "non-default edge accepted");
+  musaStreamCaptureMode mode = musaStreamCaptureModeRelaxed;
+  CHECK_MUSA(musaThreadExchangeStreamCaptureMode(&mode));
+  CHECK(mode == musaStreamCaptureModeGlobal, "previous mode %d", (int)mode);
+  CHECK_MUSA(musaThreadExchangeStreamCaptureMode(&mode));
+  CHECK(mode == musaStreamCaptureModeRelaxed, "exchanged mode %d", (int)mode);
+  CHECK_MUSA(musaGraphDestroy(user));
+  musaGetLastError();
   CHECK_MUSA(musaGraphExecDestroy(graphExec));
   CHECK_MUSA(musaGraphExecDestroy(forkExec));
   CHECK_MUSA(musaGraphDestroy(graph));
