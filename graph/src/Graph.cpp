@@ -34,11 +34,7 @@ public:
   std::unique_ptr<NodeWork> clone() const override {
     return std::make_unique<ChildGraphWork>(*graph_);
   }
-  void run() override {
-    for (Node *n : graph_->topologicalOrder())
-      if (n->enabled && n->work)
-        n->work->run();
-  }
+  void run() override { graph_->runInline(); }
   std::string label() const override {
     return "child graph (" + std::to_string(graph_->nodes().size()) + " nodes)";
   }
@@ -146,6 +142,15 @@ std::unique_ptr<Graph> Graph::clone(std::map<const Node *, Node *> *mapping) con
     for (Node *d : n->dependents)
       copy->addEdge(map[n.get()], map[d]);
   return copy;
+}
+
+void Graph::runInline() const {
+  for (auto &n : nodes_)
+    if (n->work)
+      n->work->beforeLaunch();
+  for (Node *n : topologicalOrder())
+    if (n->enabled && n->work)
+      n->work->run();
 }
 
 std::string Graph::dot(bool verbose) const {

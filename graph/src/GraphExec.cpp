@@ -41,6 +41,9 @@ GraphExec::~GraphExec() = default;
 
 void GraphExec::run() {
   std::lock_guard lock(running_);
+  for (auto &n : plan_->nodes())
+    if (n->work)
+      n->work->beforeLaunch();
   for (auto *root : flow_->roots)
     root->try_put(tbb::flow::continue_msg());
   flow_->graph.wait_for_all();

@@ -485,6 +485,11 @@ __MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_re
 __MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
 __MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
 
+/* ---- graph conditional nodes: a handle is the address of its condition value ------------- */
+__MUSA_DEV void musaGraphSetConditional(unsigned long long handle, unsigned int value) {
+  __atomic_store_n((unsigned int *)handle, value, __ATOMIC_RELEASE);
+}
+
 /* ---- clocks ------------------------------------------------------------------------------
  * Device cycles at the profile's clock rate and nanoseconds (host time until the timing model
  * provides simulated time). */

@@ -343,6 +343,52 @@ typedef struct musaGraphEdgeData_st {
 #define musaStreamAddCaptureDependencies 0x0
 #define musaStreamSetCaptureDependencies 0x1
 
+/* conditional nodes (CUDA 12.4's API) */
+typedef unsigned long long musaGraphConditionalHandle;
+#define musaGraphCondAssignDefault 1
+enum musaGraphConditionalNodeType { musaGraphCondTypeIf = 0, musaGraphCondTypeWhile = 1 };
+struct musaConditionalNodeParams {
+  musaGraphConditionalHandle handle;
+  enum musaGraphConditionalNodeType type;
+  unsigned int size;          /* must be 1 */
+  musaGraph_t *phGraph_out;   /* out: the body graph, owned by the node */
+};
+
+/* The generic node description of musaGraphAddNode. */
+struct musaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct musaMemcpy3DParms copyParams;
+};
+struct musaChildGraphNodeParams {
+  musaGraph_t graph;
+};
+struct musaEventNodeParams {
+  musaEvent_t event;
+};
+struct musaMemFreeNodeParams {
+  void *dptr;
+};
+struct musaGraphNodeParams {
+  enum musaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct musaKernelNodeParams kernel;
+    struct musaMemcpyNodeParams memcpy;
+    struct musaMemsetParams memset;
+    struct musaHostNodeParams host;
+    struct musaChildGraphNodeParams graph;
+    struct musaEventNodeParams eventWait;
+    struct musaEventNodeParams eventRecord;
+    struct musaMemAllocNodeParams alloc;
+    struct musaMemFreeNodeParams free;
+    struct musaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+typedef struct musaGraphNodeParams musaGraphNodeParams;
+
 /** The guide's numbers 1..4 (spec/DECISIONS.md, 4). */
 enum musaGraphMemAttributeType {
   musaGraphMemAttrUsedMemCurrent = 1,

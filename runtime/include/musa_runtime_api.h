@@ -260,6 +260,15 @@ musaError_t musaDeviceSetGraphMemAttribute(int device, enum musaGraphMemAttribut
                                            void *value);
 musaError_t musaDeviceGraphMemTrim(int device);
 
+musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle,
+                                             musaGraph_t graph,
+                                             unsigned int defaultLaunchValue __MUSA_DEFAULT(0),
+                                             unsigned int flags __MUSA_DEFAULT(0));
+/** Adds any node type from its generic description (conditional nodes only this way). */
+musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph,
+                             const musaGraphNode_t *deps, size_t numDeps,
+                             struct musaGraphNodeParams *params);
+
 /* edge-data forms (only default edge data is accepted) */
 musaError_t musaGraphAddDependencies_v2(musaGraph_t graph, const musaGraphNode_t *from,
                                         const musaGraphNode_t *to,

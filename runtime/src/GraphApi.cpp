@@ -21,6 +21,7 @@ struct GraphTables {
   std::mutex mutex;
   std::map<const graph::Graph *, std::unique_ptr<graph::Graph>> graphs;
   std::map<const graph::GraphExec *, std::shared_ptr<graph::GraphExec>> execs;
+  std::map<const graph::Graph *, std::vector<std::shared_ptr<ConditionCell>>> conditions;
   static GraphTables &get() {
     static GraphTables *tables = std::make_unique<GraphTables>().release();
     return *tables;
@@ -181,9 +182,19 @@ musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
 musaError_t musaGraphDestroy(musaGraph_t handle) {
   return apiCall([&] {
     auto &t = GraphTables::get();
-    std::lock_guard lock(t.mutex);
-    return t.graphs.erase(reinterpret_cast<const graph::Graph *>(handle)) ? musaSuccess
-                                                                          : musaErrorInvalidValue;
+    std::unique_ptr<graph::Graph> doomed;
+    {
+      std::lock_guard lock(t.mutex);
+      auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
+      if (it == t.graphs.end())
+        return musaErrorInvalidValue;
+      doomed = std::move(it->second);
+      t.graphs.erase(it);
+      t.conditions.erase(doomed.get());
+    }
+    // Destroyed unlocked: conditional nodes release their body graphs through the table.
+    doomed.reset();
+    return musaSuccess;
   });
 }
 
@@ -698,6 +709,87 @@ musaError_t musaGraphAddMemFreeNode(musaGraphNode_t *node, musaGraph_t g,
       return musaErrorInvalidValue; // only graph allocations have free nodes
     return addNode(node, g, deps, numDeps, graph::NodeType::MemFree,
                    std::make_unique<MemFreeWork>(where->device, dptr));
+  });
+}
+
+musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle, musaGraph_t g,
+                                             unsigned int defaultLaunchValue,
+                                             unsigned int flags) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    if (!handle || !graph || (flags & ~unsigned(musaGraphCondAssignDefault)))
+      return musaErrorInvalidValue;
+    auto cell = std::make_shared<ConditionCell>();
+    cell->defaultValue = defaultLaunchValue;
+    cell->assignDefault = flags & musaGraphCondAssignDefault;
+    cell->value = defaultLaunchValue;
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    t.conditions[graph].push_back(cell);
+    // The handle is the condition's address: device code sets it with a plain store.
+    *handle = reinterpret_cast<musaGraphConditionalHandle>(&cell->value);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
+                             size_t numDeps, musaGraphNodeParams *p) {
+  if (!p)
+    return recordError(musaErrorInvalidValue);
+  switch (p->type) {
+  case musaGraphNodeTypeKernel:
+    return musaGraphAddKernelNode(node, g, deps, numDeps, &p->kernel);
+  case musaGraphNodeTypeMemcpy:
+    return musaGraphAddMemcpyNode(node, g, deps, numDeps, &p->memcpy.copyParams);
+  case musaGraphNodeTypeMemset:
+    return musaGraphAddMemsetNode(node, g, deps, numDeps, &p->memset);
+  case musaGraphNodeTypeHost:
+    return musaGraphAddHostNode(node, g, deps, numDeps, &p->host);
+  case musaGraphNodeTypeChildGraph:
+    return musaGraphAddChildGraphNode(node, g, deps, numDeps, p->graph.graph);
+  case musaGraphNodeTypeEmpty:
+    return musaGraphAddEmptyNode(node, g, deps, numDeps);
+  case musaGraphNodeTypeEventWait:
+    return musaGraphAddEventWaitNode(node, g, deps, numDeps, p->eventWait.event);
+  case musaGraphNodeTypeEventRecord:
+    return musaGraphAddEventRecordNode(node, g, deps, numDeps, p->eventRecord.event);
+  case musaGraphNodeTypeMemAlloc:
+    return musaGraphAddMemAllocNode(node, g, deps, numDeps, &p->alloc);
+  case musaGraphNodeTypeMemFree:
+    return musaGraphAddMemFreeNode(node, g, deps, numDeps, p->free.dptr);
+  case musaGraphNodeTypeConditional:
+    break;
+  default:
+    return recordError(musaErrorNotSupported);
+  }
+  return apiCall([&] {
+    const musaConditionalNodeParams &c = p->conditional;
+    if ((c.type != musaGraphCondTypeIf && c.type != musaGraphCondTypeWhile) || c.size != 1 ||
+        !c.phGraph_out)
+      return musaErrorInvalidValue;
+    graph::Graph *parent;
+    std::vector<graph::Node *> depNodes;
+    if (musaError_t e = checkAdd(node, g, deps, numDeps, parent, depNodes))
+      return e;
+    std::shared_ptr<ConditionCell> cell;
+    {
+      auto &t = GraphTables::get();
+      std::lock_guard lock(t.mutex);
+      for (auto &candidate : t.conditions[parent])
+        if (reinterpret_cast<musaGraphConditionalHandle>(&candidate->value) == c.handle)
+          cell = candidate;
+    }
+    if (!cell)
+      return musaErrorInvalidValue; // a handle of another graph, or none
+    musaGraph_t bodyHandle = adopt(std::make_unique<graph::Graph>());
+    graph::Graph *body = findGraph(bodyHandle);
+    auto release = [bodyHandle] { musaGraphDestroy(bodyHandle); };
+    *node = reinterpret_cast<musaGraphNode_t>(parent->add(
+        graph::NodeType::Conditional,
+        std::make_unique<ConditionalWork>(cell, c.type == musaGraphCondTypeWhile, body, release),
+        depNodes));
+    *c.phGraph_out = bodyHandle;
+    return musaSuccess;
   });
 }
 

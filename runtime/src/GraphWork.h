@@ -7,6 +7,7 @@
 
 #include "musa/graph/Graph.h"
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -137,6 +138,54 @@ public:
 private:
   Device *device_;
   void *ptr_;
+};
+
+/// The condition value of a conditional node: kernels set it through the handle (its
+/// address); launches may reset it to a default first.
+struct ConditionCell {
+  std::atomic<unsigned> value{0};
+  unsigned defaultValue = 0;
+  bool assignDefault = false;
+};
+
+/// IF runs the body once when the condition is non-zero; WHILE runs it while it is. The body
+/// is the user-filled graph until instantiation copies it (`frozen`).
+class ConditionalWork final : public graph::NodeWork {
+public:
+  ConditionalWork(std::shared_ptr<ConditionCell> cell, bool loop, graph::Graph *body,
+                  std::function<void()> releaseBody)
+      : cell_(std::move(cell)), loop_(loop), body_(body), releaseBody_(std::move(releaseBody)) {}
+  ~ConditionalWork() override {
+    if (releaseBody_)
+      releaseBody_(); // the original node owns its body graph
+  }
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    auto copy = std::make_unique<ConditionalWork>(cell_, loop_, nullptr, nullptr);
+    copy->frozen_ = (frozen_ ? *frozen_ : *body_).clone();
+    return copy;
+  }
+  void beforeLaunch() override {
+    if (cell_->assignDefault)
+      cell_->value = cell_->defaultValue;
+  }
+  void run() override {
+    const graph::Graph &body = frozen_ ? *frozen_ : *body_;
+    if (!loop_) {
+      if (cell_->value.load())
+        body.runInline();
+      return;
+    }
+    while (cell_->value.load())
+      body.runInline();
+  }
+  std::string label() const override { return loop_ ? "conditional WHILE" : "conditional IF"; }
+
+private:
+  std::shared_ptr<ConditionCell> cell_;
+  bool loop_;
+  graph::Graph *body_;
+  std::unique_ptr<graph::Graph> frozen_;
+  std::function<void()> releaseBody_;
 };
 
 /// Records (or waits for) an event each time the graph runs.

@@ -43,6 +43,8 @@ public:
   virtual void run() = 0;
   /// A one-line description for DOT output ("vectorAdd<<<4,256>>>", "memcpy 4096 B H2D").
   virtual std::string label() const = 0;
+  /// Called for every node before each launch of an executable graph (before any node runs).
+  virtual void beforeLaunch() {}
 };
 
 class Graph;
@@ -87,6 +89,10 @@ public:
 
   /// Graphviz DOT text; `verbose` adds node types and addresses.
   std::string dot(bool verbose) const;
+
+  /// Runs every enabled node once in dependency order on the calling thread (child graphs and
+  /// conditional bodies), with the beforeLaunch step first.
+  void runInline() const;
 
 private:
   std::vector<std::unique_ptr<Node>> nodes_;
