@@ -343,6 +343,74 @@ typedef struct musaGraphEdgeData_st {
 #define musaStreamAddCaptureDependencies 0x0
 #define musaStreamSetCaptureDependencies 0x1
 
+/* ---- external semaphores ----------------------------------------------------------------
+ * OpaqueFd: an eventfd (signal adds one, wait takes one). TimelineSemaphoreFd: a timeline
+ * (signal sets the value, wait waits until it is reached) made by musaSimCreateSemaphoreFd,
+ * since no graphics API exports one here. */
+typedef struct MUexternalSemaphore_st *musaExternalSemaphore_t;
+enum musaExternalSemaphoreHandleType {
+  musaExternalSemaphoreHandleTypeOpaqueFd = 1,
+  musaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9
+};
+struct musaExternalSemaphoreHandleDesc {
+  enum musaExternalSemaphoreHandleType type;
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciSyncObj;
+  } handle;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct musaExternalSemaphoreSignalParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void *fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+    } keyedMutex;
+    unsigned int reserved[12];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct musaExternalSemaphoreWaitParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void *fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+      unsigned int timeoutMs;
+    } keyedMutex;
+    unsigned int reserved[10];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct musaExternalSemaphoreSignalNodeParams {
+  musaExternalSemaphore_t *extSemArray;
+  const struct musaExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+};
+struct musaExternalSemaphoreWaitNodeParams {
+  musaExternalSemaphore_t *extSemArray;
+  const struct musaExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+};
+
 /* conditional nodes (CUDA 12.4's API) */
 typedef unsigned long long musaGraphConditionalHandle;
 #define musaGraphCondAssignDefault 1
@@ -384,6 +452,8 @@ struct musaGraphNodeParams {
     struct musaMemAllocNodeParams alloc;
     struct musaMemFreeNodeParams free;
     struct musaConditionalNodeParams conditional;
+    struct musaExternalSemaphoreSignalNodeParams extSemSignal;
+    struct musaExternalSemaphoreWaitNodeParams extSemWait;
   };
   long long reserved2;
 };

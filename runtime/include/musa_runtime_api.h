@@ -269,6 +269,30 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph,
                              const musaGraphNode_t *deps, size_t numDeps,
                              struct musaGraphNodeParams *params);
 
+musaError_t musaGraphAddExternalSemaphoresSignalNode(
+    musaGraphNode_t *node, musaGraph_t graph, const musaGraphNode_t *deps, size_t numDeps,
+    const struct musaExternalSemaphoreSignalNodeParams *params);
+musaError_t musaGraphAddExternalSemaphoresWaitNode(
+    musaGraphNode_t *node, musaGraph_t graph, const musaGraphNode_t *deps, size_t numDeps,
+    const struct musaExternalSemaphoreWaitNodeParams *params);
+
+/* external semaphores */
+musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *sem,
+                                        const struct musaExternalSemaphoreHandleDesc *desc);
+musaError_t musaDestroyExternalSemaphore(musaExternalSemaphore_t sem);
+musaError_t musaSignalExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
+                                              const struct musaExternalSemaphoreSignalParams *p,
+                                              unsigned int numExtSems,
+                                              musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaWaitExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
+                                            const struct musaExternalSemaphoreWaitParams *p,
+                                            unsigned int numExtSems,
+                                            musaStream_t stream __MUSA_DEFAULT(0));
+/** musa-sim's own: creates an exportable semaphore (`timeline` 0: an eventfd counting
+ *  semaphore; 1: a timeline) and returns its file descriptor for
+ *  musaImportExternalSemaphore. */
+musaError_t musaSimCreateSemaphoreFd(int *fd, int timeline);
+
 /* edge-data forms (only default edge data is accepted) */
 musaError_t musaGraphAddDependencies_v2(musaGraph_t graph, const musaGraphNode_t *from,
                                         const musaGraphNode_t *to,

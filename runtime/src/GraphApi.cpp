@@ -757,6 +757,10 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
     return musaGraphAddMemAllocNode(node, g, deps, numDeps, &p->alloc);
   case musaGraphNodeTypeMemFree:
     return musaGraphAddMemFreeNode(node, g, deps, numDeps, p->free.dptr);
+  case musaGraphNodeTypeExtSemasSignal:
+    return musaGraphAddExternalSemaphoresSignalNode(node, g, deps, numDeps, &p->extSemSignal);
+  case musaGraphNodeTypeExtSemasWait:
+    return musaGraphAddExternalSemaphoresWaitNode(node, g, deps, numDeps, &p->extSemWait);
   case musaGraphNodeTypeConditional:
     break;
   default:
@@ -923,6 +927,11 @@ musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
 
 namespace musa::rt {
 musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g) { return adopt(std::move(g)); }
+musaError_t addGraphNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
+                         size_t numDeps, graph::NodeType type,
+                         std::unique_ptr<graph::NodeWork> work) {
+  return addNode(node, g, deps, numDeps, type, std::move(work));
+}
 graph::Graph *findUserGraph(musaGraph_t handle) { return findGraph(handle); }
 } // namespace musa::rt
 

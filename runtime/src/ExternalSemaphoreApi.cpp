@@ -1,0 +1,279 @@
+// External semaphores: import, signal and wait on streams, and as graph nodes.
+//
+// OpaqueFd semaphores are eventfds (signal adds one, wait consumes one, blocking). Timeline
+// semaphores are a memfd page holding a 64-bit value (signal raises it, wait sleeps on a
+// futex until it is reached); musaSimCreateSemaphoreFd makes either kind, and any process
+// holding the descriptor can import it.
+#include "ApiShell.h"
+#include "Capture.h"
+#include "GraphWork.h"
+#include "Runtime.h"
+
+#include <linux/futex.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace musa::rt;
+namespace graph = musa::graph;
+
+namespace {
+
+constexpr char TimelineMagic[8] = {'M', 'S', 'I', 'M', 'S', 'E', 'M', 'T'};
+
+struct TimelinePage {
+  char magic[8];
+  std::atomic<uint32_t> generation; // futex word, bumped on every signal
+  std::atomic<uint64_t> value;
+};
+
+class Semaphore {
+public:
+  Semaphore(int fd, TimelinePage *page) : fd_(fd), page_(page) {}
+  ~Semaphore() {
+    if (page_)
+      munmap(page_, sizeof(TimelinePage));
+    close(fd_);
+  }
+  void signal(unsigned long long value) {
+    if (!page_) {
+      uint64_t one = 1;
+      (void)!write(fd_, &one, sizeof one);
+      return;
+    }
+    uint64_t seen = page_->value.load();
+    while (seen < value && !page_->value.compare_exchange_weak(seen, value)) {
+    }
+    page_->generation.fetch_add(1);
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&page_->generation), FUTEX_WAKE, INT_MAX,
+            nullptr, nullptr, 0);
+  }
+  void wait(unsigned long long value) {
+    if (!page_) {
+      uint64_t taken;
+      while (read(fd_, &taken, sizeof taken) < 0 && errno == EINTR) {
+      }
+      return;
+    }
+    for (;;) {
+      uint32_t gen = page_->generation.load();
+      if (page_->value.load() >= value)
+        return;
+      syscall(SYS_futex, reinterpret_cast<uint32_t *>(&page_->generation), FUTEX_WAIT, gen,
+              nullptr, nullptr, 0);
+    }
+  }
+
+private:
+  int fd_;
+  TimelinePage *page_;
+};
+
+struct SemaphoreTable {
+  std::mutex mutex;
+  std::map<const Semaphore *, std::shared_ptr<Semaphore>> live;
+  static SemaphoreTable &get() {
+    static SemaphoreTable *table = std::make_unique<SemaphoreTable>().release();
+    return *table;
+  }
+};
+
+std::shared_ptr<Semaphore> findSemaphore(musaExternalSemaphore_t handle) {
+  auto &t = SemaphoreTable::get();
+  std::lock_guard lock(t.mutex);
+  auto it = t.live.find(reinterpret_cast<const Semaphore *>(handle));
+  return it == t.live.end() ? nullptr : it->second;
+}
+
+/// Signals or waits on a list of semaphores, in order.
+class SemaphoreWork final : public graph::NodeWork {
+public:
+  SemaphoreWork(std::vector<std::shared_ptr<Semaphore>> sems, std::vector<uint64_t> values,
+                bool signal)
+      : sems_(std::move(sems)), values_(std::move(values)), signal_(signal) {}
+  std::unique_ptr<graph::NodeWork> clone() const override {
+    return std::make_unique<SemaphoreWork>(sems_, values_, signal_);
+  }
+  void run() override {
+    for (size_t i = 0; i < sems_.size(); ++i)
+      signal_ ? sems_[i]->signal(values_[i]) : sems_[i]->wait(values_[i]);
+  }
+  std::string label() const override {
+    return std::string(signal_ ? "signal " : "wait ") + std::to_string(sems_.size()) +
+           " external semaphore(s)";
+  }
+
+private:
+  std::vector<std::shared_ptr<Semaphore>> sems_;
+  std::vector<uint64_t> values_;
+  bool signal_;
+};
+
+template <class Params>
+musaError_t makeWork(const musaExternalSemaphore_t *handles, const Params *params, unsigned n,
+                     bool signal, std::unique_ptr<graph::NodeWork> &out) {
+  if (!handles || !params || n == 0)
+    return musaErrorInvalidValue;
+  std::vector<std::shared_ptr<Semaphore>> sems;
+  std::vector<uint64_t> values;
+  for (unsigned i = 0; i < n; ++i) {
+    auto s = findSemaphore(handles[i]);
+    if (!s)
+      return musaErrorInvalidResourceHandle;
+    sems.push_back(s);
+    values.push_back(params[i].params.fence.value);
+  }
+  out = std::make_unique<SemaphoreWork>(std::move(sems), std::move(values), signal);
+  return musaSuccess;
+}
+
+template <class Params>
+musaError_t submitSemaphores(const musaExternalSemaphore_t *handles, const Params *params,
+                             unsigned n, musaStream_t streamHandle, bool signal) {
+  std::unique_ptr<graph::NodeWork> work;
+  if (musaError_t e = makeWork(handles, params, n, signal, work))
+    return e;
+  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
+  if (!stream)
+    return musaErrorInvalidResourceHandle;
+  bool captured;
+  auto shared = std::shared_ptr<graph::NodeWork>(work.release());
+  if (musaError_t e = Capture::route(
+          *stream,
+          signal ? graph::NodeType::ExtSemaphoreSignal : graph::NodeType::ExtSemaphoreWait,
+          [&] { return shared->clone(); }, captured);
+      e || captured)
+    return e;
+  stream->device->submit(*stream, [shared] { shared->run(); });
+  return musaSuccess;
+}
+
+} // namespace
+
+// The graph adders live here with the semaphore objects; GraphApi.cpp's addNode is reused.
+namespace musa::rt {
+musaError_t addGraphNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
+                         size_t numDeps, graph::NodeType type,
+                         std::unique_ptr<graph::NodeWork> work);
+}
+
+extern "C" {
+
+musaError_t musaSimCreateSemaphoreFd(int *fd, int timeline) {
+  return apiCall([&] {
+    if (!fd || (timeline != 0 && timeline != 1))
+      return musaErrorInvalidValue;
+    if (!timeline) {
+      int e = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
+      if (e < 0)
+        return musaErrorOperatingSystem;
+      *fd = e;
+      return musaSuccess;
+    }
+    int m = memfd_create("musa-sim-semaphore", MFD_CLOEXEC);
+    if (m < 0 || ftruncate(m, sizeof(TimelinePage)) != 0) {
+      if (m >= 0)
+        close(m);
+      return musaErrorOperatingSystem;
+    }
+    void *p = mmap(nullptr, sizeof(TimelinePage), PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+    if (p == MAP_FAILED) {
+      close(m);
+      return musaErrorOperatingSystem;
+    }
+    std::memcpy(static_cast<TimelinePage *>(p)->magic, TimelineMagic, sizeof TimelineMagic);
+    munmap(p, sizeof(TimelinePage));
+    *fd = m;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *out,
+                                        const musaExternalSemaphoreHandleDesc *desc) {
+  return apiCall([&] {
+    if (!out || !desc || desc->handle.fd < 0)
+      return musaErrorInvalidValue;
+    TimelinePage *page = nullptr;
+    if (desc->type == musaExternalSemaphoreHandleTypeTimelineSemaphoreFd) {
+      void *p = mmap(nullptr, sizeof(TimelinePage), PROT_READ | PROT_WRITE, MAP_SHARED,
+                     desc->handle.fd, 0);
+      if (p == MAP_FAILED)
+        return musaErrorInvalidValue;
+      page = static_cast<TimelinePage *>(p);
+      if (std::memcmp(page->magic, TimelineMagic, sizeof TimelineMagic) != 0) {
+        munmap(p, sizeof(TimelinePage));
+        return musaErrorInvalidValue; // not a timeline musa-sim made
+      }
+    } else if (desc->type != musaExternalSemaphoreHandleTypeOpaqueFd) {
+      return musaErrorNotSupported; // Win32, D3D, NvSciSync and keyed mutexes do not exist here
+    }
+    // Importing takes ownership of the descriptor, as CUDA does.
+    auto sem = std::make_shared<Semaphore>(desc->handle.fd, page);
+    auto &t = SemaphoreTable::get();
+    std::lock_guard lock(t.mutex);
+    t.live[sem.get()] = sem;
+    *out = reinterpret_cast<musaExternalSemaphore_t>(sem.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaDestroyExternalSemaphore(musaExternalSemaphore_t handle) {
+  return apiCall([&] {
+    auto &t = SemaphoreTable::get();
+    std::lock_guard lock(t.mutex);
+    return t.live.erase(reinterpret_cast<const Semaphore *>(handle)) ? musaSuccess
+                                                                     : musaErrorInvalidResourceHandle;
+  });
+}
+
+musaError_t musaSignalExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
+                                              const musaExternalSemaphoreSignalParams *p,
+                                              unsigned int n, musaStream_t stream) {
+  return apiCall([&] { return submitSemaphores(sems, p, n, stream, true); });
+}
+
+musaError_t musaWaitExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
+                                            const musaExternalSemaphoreWaitParams *p,
+                                            unsigned int n, musaStream_t stream) {
+  return apiCall([&] { return submitSemaphores(sems, p, n, stream, false); });
+}
+
+musaError_t musaGraphAddExternalSemaphoresSignalNode(
+    musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps, size_t numDeps,
+    const musaExternalSemaphoreSignalNodeParams *params) {
+  return apiCall([&] {
+    if (!params)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeWork(params->extSemArray, params->paramsArray, params->numExtSems,
+                                 true, work))
+      return e;
+    return addGraphNode(node, g, deps, numDeps, graph::NodeType::ExtSemaphoreSignal,
+                        std::move(work));
+  });
+}
+
+musaError_t musaGraphAddExternalSemaphoresWaitNode(
+    musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps, size_t numDeps,
+    const musaExternalSemaphoreWaitNodeParams *params) {
+  return apiCall([&] {
+    if (!params)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeWork(params->extSemArray, params->paramsArray, params->numExtSems,
+                                 false, work))
+      return e;
+    return addGraphNode(node, g, deps, numDeps, graph::NodeType::ExtSemaphoreWait,
+                        std::move(work));
+  });
+}
+
+} // extern "C"
