@@ -22,6 +22,7 @@ struct GraphTables {
   std::map<const graph::Graph *, std::unique_ptr<graph::Graph>> graphs;
   std::map<const graph::GraphExec *, std::shared_ptr<graph::GraphExec>> execs;
   std::map<const graph::Graph *, std::vector<std::shared_ptr<ConditionCell>>> conditions;
+  std::map<const graph::GraphExec *, unsigned long long> execFlags;
   static GraphTables &get() {
     static GraphTables *tables = std::make_unique<GraphTables>().release();
     return *tables;
@@ -488,6 +489,7 @@ musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
     auto &t = GraphTables::get();
     std::lock_guard lock(t.mutex);
     t.execs[e.get()] = e;
+    t.execFlags[e.get()] = flags;
     *exec = reinterpret_cast<musaGraphExec_t>(e.get());
     return musaSuccess;
   });
@@ -507,6 +509,22 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
       return musaErrorInvalidResourceHandle;
     if (musaError_t e = stream->device->stickyError())
       return e;
+    // Memory a previous launch allocated and never freed: refused, unless the graph was
+    // instantiated with AutoFreeOnLaunch, which frees it now.
+    unsigned long long flags;
+    {
+      auto &t = GraphTables::get();
+      std::lock_guard lock(t.mutex);
+      flags = t.execFlags[exec.get()];
+    }
+    for (auto &n : exec->plan().nodes()) {
+      auto *alloc = dynamic_cast<MemAllocWork *>(n->work.get());
+      if (!alloc || !stream->device->graphMemory.inUse(alloc->pointer()))
+        continue;
+      if (!(flags & musaGraphInstantiateFlagAutoFreeOnLaunch))
+        return musaErrorInvalidValue;
+      stream->device->graphMemory.setInUse(alloc->pointer(), false);
+    }
     // The whole graph is one stream operation; a destroyed exec finishes what was launched.
     stream->device->submit(*stream, [exec] { exec->run(); });
     return musaSuccess;
@@ -527,6 +545,7 @@ musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
   return apiCall([&] {
     auto &t = GraphTables::get();
     std::lock_guard lock(t.mutex);
+    t.execFlags.erase(reinterpret_cast<const graph::GraphExec *>(handle));
     return t.execs.erase(reinterpret_cast<const graph::GraphExec *>(handle)) ? musaSuccess
                                                                              : musaErrorInvalidValue;
   });

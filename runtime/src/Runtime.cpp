@@ -107,6 +107,12 @@ void GraphMemoryPool::setInUse(const void *p, bool inUse) {
   }
 }
 
+bool GraphMemoryPool::inUse(const void *p) {
+  std::lock_guard lock(mutex);
+  auto it = blocks.find(p);
+  return it != blocks.end() && it->second.second;
+}
+
 bool GraphMemoryPool::owns(const void *p) {
   std::lock_guard lock(mutex);
   return blocks.count(p) != 0;

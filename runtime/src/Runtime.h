@@ -47,6 +47,7 @@ struct GraphMemoryPool {
   void release(const void *p);
   void setInUse(const void *p, bool inUse);
   bool owns(const void *p);
+  bool inUse(const void *p);
 };
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.

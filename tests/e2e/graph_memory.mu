@@ -77,6 +77,31 @@ int main() {
             musaErrorInvalidValue, "only zero may be set");
   CHECK_MUSA(musaDeviceGraphMemTrim(0));
 
+  // Without a free node the allocation outlives the launch: relaunching is refused unless the
+  // graph frees it automatically (AutoFreeOnLaunch).
+  musaGraph_t leaky;
+  CHECK_MUSA(musaGraphCreate(&leaky, 0));
+  musaGraphNode_t leakyAlloc;
+  musaMemAllocNodeParams lp = ap;
+  lp.dptr = nullptr;
+  CHECK_MUSA(musaGraphAddMemAllocNode(&leakyAlloc, leaky, nullptr, 0, &lp));
+  musaGraphExec_t strict, autoFree;
+  CHECK_MUSA(musaGraphInstantiate(&strict, leaky, 0));
+  CHECK_MUSA(musaGraphLaunch(strict, 0));
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK(attr(musaGraphMemAttrUsedMemCurrent) == lp.bytesize, "allocation live after launch");
+  CHECK(musaGraphLaunch(strict, 0) == musaErrorInvalidValue, "relaunch with live allocation");
+  CHECK_MUSA(musaGraphInstantiate(&autoFree, leaky, musaGraphInstantiateFlagAutoFreeOnLaunch));
+  CHECK_MUSA(musaGraphLaunch(autoFree, 0));
+  CHECK_MUSA(musaGraphLaunch(autoFree, 0));
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK_MUSA(musaFree(lp.dptr)); // freeing graph memory outside the graph is allowed
+  CHECK(attr(musaGraphMemAttrUsedMemCurrent) == 0, "musaFree returned it");
+  CHECK_MUSA(musaGraphExecDestroy(strict));
+  CHECK_MUSA(musaGraphExecDestroy(autoFree));
+  CHECK_MUSA(musaGraphDestroy(leaky));
+  musaGetLastError();
+
   // Captured: musaMallocAsync / musaFreeAsync become allocation and free nodes.
   musaStream_t stream;
   CHECK_MUSA(musaStreamCreate(&stream));
