@@ -40,6 +40,11 @@ struct Capture {
   static musaError_t route(Stream &stream, graph::NodeType type,
                            const std::function<std::unique_ptr<graph::NodeWork>()> &makeWork,
                            bool &captured);
+  /// CUDA's rule for "potentially unsafe" calls (allocation, freeing, synchronous copies): they
+  /// are refused (and the offending captures invalidated) while the calling thread has a
+  /// capture that is not Relaxed, or any thread has a Global capture, unless the calling thread
+  /// switched itself to Relaxed with musaThreadExchangeStreamCaptureMode.
+  static musaError_t checkUnsafeCall();
   /// The error for using the legacy stream (synchronising implicitly with blocking streams)
   /// while a blocking stream of `device` captures, or musaSuccess.
   static musaError_t checkLegacyUse(Device &device);

@@ -59,6 +59,30 @@ musaError_t Capture::route(Stream &stream, graph::NodeType type,
   return stream.legacy ? checkLegacyUse(*stream.device) : musaSuccess;
 }
 
+thread_local musaStreamCaptureMode threadCaptureMode = musaStreamCaptureModeGlobal;
+
+musaError_t Capture::checkUnsafeCall() {
+  if (threadCaptureMode == musaStreamCaptureModeRelaxed)
+    return musaSuccess;
+  Runtime &rt = Runtime::get();
+  musaError_t result = musaSuccess;
+  for (int i = 0; i < rt.deviceCount(); ++i) {
+    Device &device = *rt.device(i);
+    std::lock_guard lock(device.capturesMutex);
+    for (auto &c : device.captures) {
+      bool mine = c->thread == std::this_thread::get_id();
+      bool prohibits = (mine && c->mode != musaStreamCaptureModeRelaxed) ||
+                       (!mine && c->mode == musaStreamCaptureModeGlobal);
+      if (!prohibits)
+        continue;
+      std::lock_guard inner(c->mutex);
+      c->invalidated = true;
+      result = musaErrorStreamCaptureUnsupported;
+    }
+  }
+  return result;
+}
+
 musaError_t Capture::invalidateAll(Device &device, musaError_t error) {
   std::lock_guard lock(device.capturesMutex);
   for (auto &c : device.captures) {
@@ -214,8 +238,7 @@ musaError_t musaThreadExchangeStreamCaptureMode(enum musaStreamCaptureMode *mode
     if (!mode || *mode < musaStreamCaptureModeGlobal || *mode > musaStreamCaptureModeRelaxed)
       return musaErrorInvalidValue;
     // Per host thread, as CUDA: the caller's mode is swapped with the one passed in.
-    thread_local musaStreamCaptureMode threadMode = musaStreamCaptureModeGlobal;
-    std::swap(threadMode, *mode);
+    std::swap(threadCaptureMode, *mode);
     return musaSuccess;
   });
 }

@@ -48,6 +48,11 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
   if (stream->legacy)
     if (musaError_t e = Capture::checkLegacyUse(*stream->device))
       return e;
+  {
+    std::lock_guard lock(event->mutex);
+    event->capturedIn.reset(); // recorded for real again: no longer a capture's node
+    event->capturedNode = nullptr;
+  }
   std::shared_ptr<EventStamp> stamp = event->newStamp();
   stream->device->submit(*stream, [stamp] { stamp->complete(hostNowMs()); });
   return musaSuccess;
@@ -87,11 +92,22 @@ extern "C" musaError_t musaEventRecordWithFlags(musaEvent_t event, musaStream_t 
   return apiCall([&] { return record(event, stream, flags); });
 }
 
+namespace {
+/// Querying or waiting on an event last recorded inside a live capture conflicts with it.
+bool recordedInCapture(Event &event) {
+  std::lock_guard lock(event.mutex);
+  auto capture = event.capturedIn.lock();
+  return capture && !capture->invalidated && capture->origin && capture->origin->capture == capture;
+}
+} // namespace
+
 extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
   return apiCall([&] {
     Event *event = Runtime::get().resolveEvent(handle);
     if (!event)
       return musaErrorInvalidResourceHandle;
+    if (recordedInCapture(*event))
+      return Capture::invalidateAll(*event->device, musaErrorStreamCaptureUnsupported);
     auto stamp = currentStamp(*event);
     return !stamp || stamp->done() ? musaSuccess : musaErrorNotReady;
   });
@@ -102,6 +118,8 @@ extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
     Event *event = Runtime::get().resolveEvent(handle);
     if (!event)
       return musaErrorInvalidResourceHandle;
+    if (recordedInCapture(*event))
+      return Capture::invalidateAll(*event->device, musaErrorStreamCaptureUnsupported);
     if (auto stamp = currentStamp(*event))
       stamp->wait();
     return event->device->stickyError();

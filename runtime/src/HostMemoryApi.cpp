@@ -1,6 +1,7 @@
 // Pinned, write-combined, mapped and registered host memory.
 #include "ApiShell.h"
 #include "Runtime.h"
+#include "Capture.h"
 
 using namespace musa::rt;
 
@@ -23,6 +24,8 @@ extern "C" musaError_t musaHostAlloc(void **ptr, size_t size, unsigned int flags
   return apiCall([&] {
     if (!ptr || (flags & ~KnownHostAllocFlags))
       return musaErrorInvalidValue;
+    if (musaError_t e = Capture::checkUnsafeCall())
+      return e;
     if (size == 0) {
       *ptr = nullptr;
       return musaSuccess;

@@ -13,6 +13,8 @@ size_t roundUp(size_t n, size_t a) { return a ? (n + a - 1) / a * a : n; }
 musaError_t allocate(void **out, size_t size, AllocationTag tag) {
   if (!out)
     return musaErrorInvalidValue;
+  if (musaError_t e = Capture::checkUnsafeCall())
+    return e;
   Device *d = Runtime::get().currentDevice();
   if (!d)
     return musaErrorNoDevice;
@@ -59,6 +61,8 @@ extern "C" musaError_t musaFree(void *devPtr) {
     auto where = Runtime::get().findDevicePointer(devPtr);
     if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation)
       return musaErrorInvalidValue;
+    if (musaError_t e = Capture::checkUnsafeCall())
+      return e;
     // musaFree synchronises: kernels still using the memory finish first.
     where->device->synchronize();
     if (where->range.tag == GraphAllocation) {
@@ -174,7 +178,16 @@ extern "C" musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t 
       return musaSuccess;
     }
     // The memory exists from this call on, so any later point in the stream may use it.
-    return allocate(devPtr, size, PlainAllocation);
+    // (Stream-ordered allocation is not one of the calls a capture prohibits.)
+    if (size == 0) {
+      *devPtr = nullptr;
+      return musaSuccess;
+    }
+    void *p = device.memory().allocate(size, PlainAllocation);
+    if (!p)
+      return musaErrorOutOfMemory;
+    *devPtr = p;
+    return musaSuccess;
   });
 }
 

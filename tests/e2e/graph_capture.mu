@@ -2,6 +2,8 @@
 // 3 launches, spec/DECISIONS.md 18), the cross-stream fork/join, and the invalid cases.
 #include "check.h"
 
+#include <thread>
+
 __global__ void kernelA(float *data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -159,6 +161,46 @@ int main() {
   CHECK_MUSA(musaThreadExchangeStreamCaptureMode(&mode));
   CHECK(mode == musaStreamCaptureModeRelaxed, "exchanged mode %d", (int)mode);
   CHECK_MUSA(musaGraphDestroy(user));
+  musaGetLastError();
+
+  // Capture modes: potentially unsafe calls (here musaMalloc) during a capture.
+  auto mallocFromAnotherThread = [] {
+    musaError_t e;
+    std::thread([&e] {
+      void *p = nullptr;
+      e = musaMalloc(&p, 16);
+      if (e == musaSuccess)
+        musaFree(p);
+    }).join();
+    return e;
+  };
+  void *scratch = nullptr;
+  musaGraph_t modeGraph;
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeGlobal));
+  CHECK(mallocFromAnotherThread() == musaErrorStreamCaptureUnsupported,
+        "Global capture allows another thread's musaMalloc");
+  CHECK(musaStreamEndCapture(stream1, &modeGraph) == musaErrorStreamCaptureInvalidated,
+        "the prohibited call invalidates a Global capture");
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeThreadLocal));
+  CHECK_MUSA(mallocFromAnotherThread()); // other threads are free under ThreadLocal
+  CHECK(musaMalloc(&scratch, 16) == musaErrorStreamCaptureUnsupported,
+        "ThreadLocal capture allows its own thread's musaMalloc");
+  CHECK(musaStreamEndCapture(stream1, &modeGraph) == musaErrorStreamCaptureInvalidated, "end");
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeRelaxed));
+  CHECK_MUSA(musaMalloc(&scratch, 16)); // Relaxed allows it
+  CHECK_MUSA(musaFree(scratch));
+  CHECK_MUSA(musaStreamEndCapture(stream1, &modeGraph));
+  CHECK_MUSA(musaGraphDestroy(modeGraph));
+  CHECK_MUSA(musaStreamBeginCapture(stream1, musaStreamCaptureModeThreadLocal));
+  musaStreamCaptureMode relaxed = musaStreamCaptureModeRelaxed;
+  CHECK_MUSA(musaThreadExchangeStreamCaptureMode(&relaxed)); // this thread opts out
+  CHECK_MUSA(musaMalloc(&scratch, 16));
+  CHECK_MUSA(musaFree(scratch));
+  CHECK_MUSA(musaThreadExchangeStreamCaptureMode(&relaxed));
+  CHECK_MUSA(musaEventRecord(event1, stream1));
+  CHECK(musaEventQuery(event1) == musaErrorStreamCaptureUnsupported,
+        "query of an event recorded in the capture");
+  CHECK(musaStreamEndCapture(stream1, &modeGraph) == musaErrorStreamCaptureInvalidated, "end");
   musaGetLastError();
   CHECK_MUSA(musaGraphExecDestroy(graphExec));
   CHECK_MUSA(musaGraphExecDestroy(forkExec));
