@@ -276,6 +276,19 @@ musaError_t musaGraphAddExternalSemaphoresWaitNode(
     musaGraphNode_t *node, musaGraph_t graph, const musaGraphNode_t *deps, size_t numDeps,
     const struct musaExternalSemaphoreWaitNodeParams *params);
 
+musaError_t musaGraphEventRecordNodeGetEvent(musaGraphNode_t node, musaEvent_t *event);
+musaError_t musaGraphEventRecordNodeSetEvent(musaGraphNode_t node, musaEvent_t event);
+musaError_t musaGraphEventWaitNodeGetEvent(musaGraphNode_t node, musaEvent_t *event);
+musaError_t musaGraphEventWaitNodeSetEvent(musaGraphNode_t node, musaEvent_t event);
+musaError_t musaGraphExecEventRecordNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                                 musaEvent_t event);
+musaError_t musaGraphExecEventWaitNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                               musaEvent_t event);
+musaError_t musaGraphChildGraphNodeGetGraph(musaGraphNode_t node, musaGraph_t *graph);
+musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t node,
+                                           struct musaMemAllocNodeParams *params);
+musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t node, void *dptr);
+
 /* external semaphores */
 musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *sem,
                                         const struct musaExternalSemaphoreHandleDesc *desc);

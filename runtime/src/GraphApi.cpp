@@ -33,7 +33,16 @@ graph::Graph *findGraph(musaGraph_t handle) {
   auto &t = GraphTables::get();
   std::lock_guard lock(t.mutex);
   auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
-  return it == t.graphs.end() ? nullptr : it->second.get();
+  if (it != t.graphs.end())
+    return it->second.get();
+  // A child graph node's embedded graph, handed out by musaGraphChildGraphNodeGetGraph: it
+  // can be queried (not destroyed) while its parent lives.
+  auto *candidate = reinterpret_cast<const graph::Graph *>(handle);
+  for (auto &[raw, g] : t.graphs)
+    for (auto &n : g->nodes())
+      if (n->child.get() == candidate)
+        return n->child.get();
+  return nullptr;
 }
 
 std::shared_ptr<graph::GraphExec> findExec(musaGraphExec_t handle) {
@@ -865,6 +874,94 @@ musaError_t musaDeviceGraphMemTrim(int device) {
     // Every reserved byte belongs to a live graph node (the pool caches nothing beyond
     // that), so there is nothing unused to give back.
     return Runtime::get().device(device) ? musaSuccess : musaErrorInvalidDevice;
+  });
+}
+
+static musaError_t eventOfNode(musaGraphNode_t handle, graph::NodeType type, musaEvent_t *out) {
+  graph::Node *n = findNode(handle);
+  if (!n || n->type != type || !out)
+    return musaErrorInvalidValue;
+  *out = static_cast<EventWork &>(*n->work).event();
+  return musaSuccess;
+}
+
+static musaError_t setEventOfNode(musaGraphNode_t handle, graph::NodeType type,
+                                  musaEvent_t event) {
+  graph::Node *n = findNode(handle);
+  if (!n || n->type != type)
+    return musaErrorInvalidValue;
+  if (!Runtime::get().resolveEvent(event))
+    return musaErrorInvalidResourceHandle;
+  n->work = std::make_unique<EventWork>(event, type == graph::NodeType::EventRecord);
+  return musaSuccess;
+}
+
+musaError_t musaGraphEventRecordNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  return apiCall([&] { return eventOfNode(node, graph::NodeType::EventRecord, event); });
+}
+musaError_t musaGraphEventRecordNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventRecord, event); });
+}
+musaError_t musaGraphEventWaitNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  return apiCall([&] { return eventOfNode(node, graph::NodeType::EventWait, event); });
+}
+musaError_t musaGraphEventWaitNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventWait, event); });
+}
+
+musaError_t musaGraphExecEventRecordNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                                 musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return setExecWork(exec, node, graph::NodeType::EventRecord,
+                       std::make_unique<EventWork>(event, true));
+  });
+}
+
+musaError_t musaGraphExecEventWaitNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                               musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return setExecWork(exec, node, graph::NodeType::EventWait,
+                       std::make_unique<EventWork>(event, false));
+  });
+}
+
+musaError_t musaGraphChildGraphNodeGetGraph(musaGraphNode_t handle, musaGraph_t *out) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::ChildGraph || !out)
+      return musaErrorInvalidValue;
+    *out = reinterpret_cast<musaGraph_t>(n->child.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t handle, musaMemAllocNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemAllocWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = {};
+    p->poolProps.allocType = musaMemAllocationTypePinned;
+    p->poolProps.location = {musaMemLocationTypeDevice, work->device()};
+    p->bytesize = work->size();
+    p->dptr = work->pointer();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t handle, void *dptr) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemFreeWork *>(n->work.get()) : nullptr;
+    if (!work || !dptr)
+      return musaErrorInvalidValue;
+    *static_cast<void **>(dptr) = work->pointer();
+    return musaSuccess;
   });
 }
 

@@ -120,6 +120,8 @@ public:
   void run() override { a_->device->graphMemory.setInUse(a_->ptr, true); }
   std::string label() const override { return "alloc " + std::to_string(a_->size) + " B"; }
   void *pointer() const { return a_->ptr; }
+  size_t size() const { return a_->size; }
+  int device() const { return a_->device->ordinal(); }
 
 private:
   std::shared_ptr<GraphMemoryBlock> a_;
@@ -134,6 +136,7 @@ public:
   }
   void run() override { device_->graphMemory.setInUse(ptr_, false); }
   std::string label() const override { return "free"; }
+  void *pointer() const { return ptr_; }
 
 private:
   Device *device_;
@@ -197,6 +200,7 @@ public:
   }
   void run() override;
   std::string label() const override { return record_ ? "event record" : "event wait"; }
+  musaEvent_t event() const { return event_; }
 
 private:
   musaEvent_t event_;

@@ -56,6 +56,13 @@ int main() {
   p2.kernelParams = a2;
   CHECK_MUSA(musaGraphAddKernelNode(&k2, g, &k1, 1, &p2));
   CHECK_MUSA(musaGraphAddMemFreeNode(&freeNode, g, &k2, 1, buf));
+  musaMemAllocNodeParams got = {};
+  CHECK_MUSA(musaGraphMemAllocNodeGetParams(alloc, &got));
+  CHECK(got.dptr == ap.dptr && got.bytesize == ap.bytesize && got.poolProps.location.id == 0,
+        "alloc node params");
+  void *freed = nullptr;
+  CHECK_MUSA(musaGraphMemFreeNodeGetParams(freeNode, &freed));
+  CHECK(freed == buf, "free node params");
   int hostBuf[4];
   CHECK(musaGraphAddMemFreeNode(&freeNode, g, &k2, 1, hostBuf) == musaErrorInvalidValue,
         "free node for non-graph memory");

@@ -142,6 +142,39 @@ int main(int argc, char **argv) {
   CHECK_MUSA(musaStreamSynchronize(stream));
   CHECK(h_c[5] == h_a[5] * 2 + h_b[5] * 3, "clone result %f", h_c[5]);
 
+  // Child graph and event nodes: their parameters.
+  musaGraph_t parent;
+  CHECK_MUSA(musaGraphCreate(&parent, 0));
+  musaGraphNode_t childNode, recordNode;
+  CHECK_MUSA(musaGraphAddChildGraphNode(&childNode, parent, nullptr, 0, clone));
+  musaGraph_t embedded;
+  CHECK_MUSA(musaGraphChildGraphNodeGetGraph(childNode, &embedded));
+  CHECK_MUSA(musaGraphGetNodes(embedded, nullptr, &count));
+  CHECK(count == 7, "embedded graph has %zu nodes", count);
+  CHECK(musaGraphDestroy(embedded) == musaErrorInvalidValue, "embedded graph destroyed");
+  musaEvent_t e1, e2, got1;
+  CHECK_MUSA(musaEventCreate(&e1));
+  CHECK_MUSA(musaEventCreate(&e2));
+  CHECK_MUSA(musaGraphAddEventRecordNode(&recordNode, parent, &childNode, 1, e1));
+  CHECK_MUSA(musaGraphEventRecordNodeGetEvent(recordNode, &got1));
+  CHECK(got1 == e1, "record node event");
+  CHECK_MUSA(musaGraphEventRecordNodeSetEvent(recordNode, e2));
+  CHECK_MUSA(musaGraphEventRecordNodeGetEvent(recordNode, &got1));
+  CHECK(got1 == e2, "record node event after set");
+  CHECK(musaGraphEventWaitNodeGetEvent(recordNode, &got1) == musaErrorInvalidValue,
+        "wait getter on a record node");
+  musaGraphExec_t parentExec;
+  CHECK_MUSA(musaGraphInstantiate(&parentExec, parent, 0));
+  CHECK_MUSA(musaMemset(d_c, 0, N * sizeof(float)));
+  CHECK_MUSA(musaGraphLaunch(parentExec, stream));
+  CHECK_MUSA(musaEventSynchronize(e2));
+  CHECK_MUSA(musaStreamSynchronize(stream));
+  CHECK(h_c[5] == h_a[5] * 2 + h_b[5] * 3, "child graph ran, then the event: %f", h_c[5]);
+  CHECK_MUSA(musaGraphExecDestroy(parentExec));
+  CHECK_MUSA(musaGraphDestroy(parent));
+  musaEventDestroy(e1);
+  musaEventDestroy(e2);
+
   // Bad input.
   CHECK(musaGraphAddKernelNode(&deps[0], graph, &cloneAdd, 1, &params1) == musaErrorInvalidValue,
         "foreign dependency accepted");
