@@ -289,6 +289,21 @@ musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t node,
                                            struct musaMemAllocNodeParams *params);
 musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t node, void *dptr);
 
+musaError_t musaGraphExternalSemaphoresSignalNodeGetParams(
+    musaGraphNode_t node, struct musaExternalSemaphoreSignalNodeParams *params);
+musaError_t musaGraphExternalSemaphoresSignalNodeSetParams(
+    musaGraphNode_t node, const struct musaExternalSemaphoreSignalNodeParams *params);
+musaError_t musaGraphExternalSemaphoresWaitNodeGetParams(
+    musaGraphNode_t node, struct musaExternalSemaphoreWaitNodeParams *params);
+musaError_t musaGraphExternalSemaphoresWaitNodeSetParams(
+    musaGraphNode_t node, const struct musaExternalSemaphoreWaitNodeParams *params);
+musaError_t musaGraphExecExternalSemaphoresSignalNodeSetParams(
+    musaGraphExec_t exec, musaGraphNode_t node,
+    const struct musaExternalSemaphoreSignalNodeParams *params);
+musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
+    musaGraphExec_t exec, musaGraphNode_t node,
+    const struct musaExternalSemaphoreWaitNodeParams *params);
+
 /* external semaphores */
 musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *sem,
                                         const struct musaExternalSemaphoreHandleDesc *desc);

@@ -20,6 +20,7 @@
 #include <climits>
 #include <cstring>
 #include <map>
+#include <type_traits>
 #include <mutex>
 
 using namespace musa::rt;
@@ -93,15 +94,23 @@ std::shared_ptr<Semaphore> findSemaphore(musaExternalSemaphore_t handle) {
   return it == t.live.end() ? nullptr : it->second;
 }
 
-/// Signals or waits on a list of semaphores, in order.
+/// Signals or waits on a list of semaphores, in order. Keeps the caller's handles and
+/// parameters for the get-params calls.
 class SemaphoreWork final : public graph::NodeWork {
 public:
   SemaphoreWork(std::vector<std::shared_ptr<Semaphore>> sems, std::vector<uint64_t> values,
                 bool signal)
       : sems_(std::move(sems)), values_(std::move(values)), signal_(signal) {}
   std::unique_ptr<graph::NodeWork> clone() const override {
-    return std::make_unique<SemaphoreWork>(sems_, values_, signal_);
+    auto copy = std::make_unique<SemaphoreWork>(sems_, values_, signal_);
+    copy->handles = handles;
+    copy->signalParams = signalParams;
+    copy->waitParams = waitParams;
+    return copy;
   }
+  std::vector<musaExternalSemaphore_t> handles;
+  std::vector<musaExternalSemaphoreSignalParams> signalParams;
+  std::vector<musaExternalSemaphoreWaitParams> waitParams;
   void run() override {
     for (size_t i = 0; i < sems_.size(); ++i)
       signal_ ? sems_[i]->signal(values_[i]) : sems_[i]->wait(values_[i]);
@@ -131,8 +140,19 @@ musaError_t makeWork(const musaExternalSemaphore_t *handles, const Params *param
     sems.push_back(s);
     values.push_back(params[i].params.fence.value);
   }
-  out = std::make_unique<SemaphoreWork>(std::move(sems), std::move(values), signal);
+  auto work = std::make_unique<SemaphoreWork>(std::move(sems), std::move(values), signal);
+  work->handles.assign(handles, handles + n);
+  if constexpr (std::is_same_v<Params, musaExternalSemaphoreSignalParams>)
+    work->signalParams.assign(params, params + n);
+  else
+    work->waitParams.assign(params, params + n);
+  out = std::move(work);
   return musaSuccess;
+}
+
+/// The semaphore work of a graph node of `type` (owned by a graph or an executable graph).
+SemaphoreWork *semaphoreWork(graph::Node *n, graph::NodeType type) {
+  return n && n->type == type ? dynamic_cast<SemaphoreWork *>(n->work.get()) : nullptr;
 }
 
 template <class Params>
@@ -158,11 +178,14 @@ musaError_t submitSemaphores(const musaExternalSemaphore_t *handles, const Param
 
 } // namespace
 
-// The graph adders live here with the semaphore objects; GraphApi.cpp's addNode is reused.
+// The graph adders live here with the semaphore objects; GraphApi.cpp's helpers are reused.
 namespace musa::rt {
 musaError_t addGraphNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
                          size_t numDeps, graph::NodeType type,
                          std::unique_ptr<graph::NodeWork> work);
+graph::Node *findGraphNode(musaGraphNode_t node);
+musaError_t setExecNodeWork(musaGraphExec_t exec, musaGraphNode_t node, graph::NodeType type,
+                            std::unique_ptr<graph::NodeWork> work);
 }
 
 extern "C" {
@@ -273,6 +296,84 @@ musaError_t musaGraphAddExternalSemaphoresWaitNode(
       return e;
     return addGraphNode(node, g, deps, numDeps, graph::NodeType::ExtSemaphoreWait,
                         std::move(work));
+  });
+}
+
+} // extern "C"
+
+extern "C" {
+
+musaError_t musaGraphExternalSemaphoresSignalNodeGetParams(
+    musaGraphNode_t node, musaExternalSemaphoreSignalNodeParams *out) {
+  return apiCall([&] {
+    SemaphoreWork *w = semaphoreWork(findGraphNode(node), graph::NodeType::ExtSemaphoreSignal);
+    if (!w || !out)
+      return musaErrorInvalidValue;
+    *out = {w->handles.data(), w->signalParams.data(), unsigned(w->handles.size())};
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExternalSemaphoresWaitNodeGetParams(
+    musaGraphNode_t node, musaExternalSemaphoreWaitNodeParams *out) {
+  return apiCall([&] {
+    SemaphoreWork *w = semaphoreWork(findGraphNode(node), graph::NodeType::ExtSemaphoreWait);
+    if (!w || !out)
+      return musaErrorInvalidValue;
+    *out = {w->handles.data(), w->waitParams.data(), unsigned(w->handles.size())};
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExternalSemaphoresSignalNodeSetParams(
+    musaGraphNode_t node, const musaExternalSemaphoreSignalNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findGraphNode(node);
+    std::unique_ptr<graph::NodeWork> work;
+    if (!semaphoreWork(n, graph::NodeType::ExtSemaphoreSignal) || !p)
+      return musaErrorInvalidValue;
+    if (musaError_t e = makeWork(p->extSemArray, p->paramsArray, p->numExtSems, true, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExternalSemaphoresWaitNodeSetParams(
+    musaGraphNode_t node, const musaExternalSemaphoreWaitNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findGraphNode(node);
+    std::unique_ptr<graph::NodeWork> work;
+    if (!semaphoreWork(n, graph::NodeType::ExtSemaphoreWait) || !p)
+      return musaErrorInvalidValue;
+    if (musaError_t e = makeWork(p->extSemArray, p->paramsArray, p->numExtSems, false, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecExternalSemaphoresSignalNodeSetParams(
+    musaGraphExec_t exec, musaGraphNode_t node, const musaExternalSemaphoreSignalNodeParams *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (!p)
+      return musaErrorInvalidValue;
+    if (musaError_t e = makeWork(p->extSemArray, p->paramsArray, p->numExtSems, true, work))
+      return e;
+    return setExecNodeWork(exec, node, graph::NodeType::ExtSemaphoreSignal, std::move(work));
+  });
+}
+
+musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
+    musaGraphExec_t exec, musaGraphNode_t node, const musaExternalSemaphoreWaitNodeParams *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (!p)
+      return musaErrorInvalidValue;
+    if (musaError_t e = makeWork(p->extSemArray, p->paramsArray, p->numExtSems, false, work))
+      return e;
+    return setExecNodeWork(exec, node, graph::NodeType::ExtSemaphoreWait, std::move(work));
   });
 }
 

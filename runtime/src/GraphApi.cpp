@@ -1048,6 +1048,11 @@ musaError_t addGraphNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNo
                          std::unique_ptr<graph::NodeWork> work) {
   return addNode(node, g, deps, numDeps, type, std::move(work));
 }
+graph::Node *findGraphNode(musaGraphNode_t node) { return findNode(node); }
+musaError_t setExecNodeWork(musaGraphExec_t exec, musaGraphNode_t node, graph::NodeType type,
+                            std::unique_ptr<graph::NodeWork> work) {
+  return setExecWork(exec, node, type, std::move(work));
+}
 graph::Graph *findUserGraph(musaGraph_t handle) { return findGraph(handle); }
 } // namespace musa::rt
 

@@ -67,11 +67,21 @@ int main() {
   kp.blockDim = dim3(1);
   kp.kernelParams = args;
   CHECK_MUSA(musaGraphAddKernelNode(&kernelNode, g, &waitNode, 1, &kp));
+  musaExternalSemaphoreSignalNodeParams gotSignal;
+  CHECK_MUSA(musaGraphExternalSemaphoresSignalNodeGetParams(signalNode, &gotSignal));
+  CHECK(gotSignal.numExtSems == 1 && gotSignal.extSemArray[0] == counting, "signal params");
+  musaExternalSemaphoreWaitNodeParams gotWait;
+  CHECK_MUSA(musaGraphExternalSemaphoresWaitNodeGetParams(waitNode, &gotWait));
+  CHECK(gotWait.numExtSems == 1, "wait params");
+  CHECK(musaGraphExternalSemaphoresWaitNodeGetParams(signalNode, &gotWait) == musaErrorInvalidValue,
+        "wait getter on a signal node");
+  CHECK_MUSA(musaGraphExternalSemaphoresSignalNodeSetParams(signalNode, &sp));
   musaGraphNodeType type;
   CHECK_MUSA(musaGraphNodeGetType(signalNode, &type));
   CHECK(type == musaGraphNodeTypeExternalSemaphoreSignal, "type %d", (int)type);
   musaGraphExec_t exec;
   CHECK_MUSA(musaGraphInstantiate(&exec, g, 0));
+  CHECK_MUSA(musaGraphExecExternalSemaphoresWaitNodeSetParams(exec, waitNode, &wp));
   CHECK_MUSA(musaGraphLaunch(exec, waiter));
   CHECK_MUSA(musaGraphLaunch(exec, waiter));
   CHECK_MUSA(musaStreamSynchronize(waiter));
