@@ -67,6 +67,17 @@ bool Graph::owns(const Node *node) const {
                      [&](const std::unique_ptr<Node> &n) { return n.get() == node; });
 }
 
+bool Graph::remove(Node *node) {
+  if (!node->dependencies.empty() || !node->dependents.empty())
+    return false;
+  auto it = std::find_if(nodes_.begin(), nodes_.end(),
+                         [&](const std::unique_ptr<Node> &n) { return n.get() == node; });
+  if (it == nodes_.end())
+    return false;
+  nodes_.erase(it);
+  return true;
+}
+
 bool Graph::addEdge(Node *from, Node *to) {
   if (from == to || std::find(to->dependencies.begin(), to->dependencies.end(), from) !=
                         to->dependencies.end())

@@ -188,6 +188,16 @@ struct musaMemcpy3DPeerParms {
   struct musaExtent extent;
 };
 
+/* ---- launch attributes (kernel nodes) ------------------------------------------------- */
+enum musaLaunchAttributeID { musaLaunchAttributePriority = 8 };
+typedef union musaLaunchAttributeValue {
+  char pad[64];
+  int priority;
+} musaLaunchAttributeValue;
+typedef enum musaLaunchAttributeID musaKernelNodeAttrID;
+typedef musaLaunchAttributeValue musaKernelNodeAttrValue;
+#define musaKernelNodeAttributePriority musaLaunchAttributePriority
+
 /* ---- memory pools (what graph allocation nodes describe) ---------------------------- */
 enum musaMemAllocationType { musaMemAllocationTypeInvalid = 0, musaMemAllocationTypePinned = 1 };
 enum musaMemAllocationHandleType {

@@ -211,6 +211,13 @@ musaError_t musaGraphNodeGetDependentNodes(musaGraphNode_t node, musaGraphNode_t
 musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t node, struct musaKernelNodeParams *p);
 musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t node,
                                          const struct musaKernelNodeParams *p);
+/** Kernel node attributes: the priority (used with musaGraphInstantiateFlagUseNodePriority). */
+musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t node, musaKernelNodeAttrID attr,
+                                            const musaKernelNodeAttrValue *value);
+musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t node, musaKernelNodeAttrID attr,
+                                            musaKernelNodeAttrValue *value);
+musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                                 musaGraph_t childGraph);
 musaError_t musaGraphClone(musaGraph_t *clone, musaGraph_t original);
 musaError_t musaGraphNodeFindInClone(musaGraphNode_t *cloneNode, musaGraphNode_t originalNode,
                                      musaGraph_t clonedGraph);

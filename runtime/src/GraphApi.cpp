@@ -444,6 +444,60 @@ musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKerne
   });
 }
 
+musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
+                                            const musaKernelNodeAttrValue *value) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel || !value)
+      return musaErrorInvalidValue;
+    if (attr != musaLaunchAttributePriority)
+      return musaErrorNotSupported;
+    auto launch = std::make_shared<PreparedLaunch>(static_cast<KernelWork &>(*n->work).launch());
+    launch->nodePriority = value->priority;
+    n->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
+                                            musaKernelNodeAttrValue *value) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel || !value)
+      return musaErrorInvalidValue;
+    if (attr != musaLaunchAttributePriority)
+      return musaErrorNotSupported;
+    std::memset(value, 0, sizeof *value);
+    value->priority = static_cast<KernelWork &>(*n->work).launch().nodePriority;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
+                                                 musaGraph_t child) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = execNode(exec, node);
+    graph::Graph *next = findGraph(child);
+    if (!copy || copy->type != graph::NodeType::ChildGraph || !next)
+      return musaErrorInvalidValue;
+    // The child's topology must stay (same nodes, types and edges, in creation order).
+    const auto &a = copy->child->nodes(), &b = next->nodes();
+    if (a.size() != b.size())
+      return musaErrorInvalidValue;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i]->type != b[i]->type || a[i]->dependencies.size() != b[i]->dependencies.size())
+        return musaErrorInvalidValue;
+    exec->modify([&](graph::Graph &plan) {
+      graph::Node *fresh = plan.addChild(*next, {});
+      copy->work = std::move(fresh->work);
+      copy->child = std::move(fresh->child);
+      plan.remove(fresh);
+    });
+    return musaSuccess;
+  });
+}
+
 musaError_t musaGraphClone(musaGraph_t *out, musaGraph_t original) {
   return apiCall([&] {
     graph::Graph *g = findGraph(original);
@@ -535,7 +589,12 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
       stream->device->graphMemory.setInUse(alloc->pointer(), false);
     }
     // The whole graph is one stream operation; a destroyed exec finishes what was launched.
-    stream->device->submit(*stream, [exec] { exec->run(); });
+    GraphLaunchPriority priority{stream->priority,
+                                 (flags & musaGraphInstantiateFlagUseNodePriority) != 0};
+    stream->device->submit(*stream, [exec, priority] {
+      setGraphLaunchPriority(priority);
+      exec->run();
+    });
     return musaSuccess;
   });
 }

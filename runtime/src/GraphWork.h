@@ -19,7 +19,16 @@ public:
   std::unique_ptr<graph::NodeWork> clone() const override {
     return std::make_unique<KernelWork>(launch_);
   }
-  void run() override { launch_->run(); }
+  void run() override {
+    GraphLaunchPriority p = graphLaunchPriority();
+    if (launch_->config.priority == (p.useNodePriority ? launch_->nodePriority : p.streamPriority)) {
+      launch_->run();
+      return;
+    }
+    PreparedLaunch withPriority = *launch_;
+    withPriority.config.priority = p.useNodePriority ? launch_->nodePriority : p.streamPriority;
+    withPriority.run();
+  }
   std::string label() const override;
   const PreparedLaunch &launch() const { return *launch_; }
 

@@ -32,7 +32,19 @@ struct PreparedLaunch {
   /// Runs the grid to completion on the calling thread; a fault becomes the device's sticky
   /// error (and nothing runs once one is set).
   void run() const;
+  /// Graph kernel nodes: the node's own priority (musaLaunchAttributePriority), used when the
+  /// graph was instantiated with UseNodePriority; otherwise the launching stream's applies.
+  int nodePriority = 0;
 };
+
+/// How graph kernel nodes choose their priority during one graph launch (set by the stream
+/// operation that runs the graph, read by the nodes, on the threads that run them).
+struct GraphLaunchPriority {
+  int streamPriority = 0;
+  bool useNodePriority = false;
+};
+void setGraphLaunchPriority(GraphLaunchPriority p);
+GraphLaunchPriority graphLaunchPriority();
 
 /// Validates func, configuration and arguments against `device` and copies the arguments.
 musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -133,6 +134,23 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   out.config = config;
   out.args = std::make_shared<ArgumentCopy>(kernel->paramSizes, args);
   return musaSuccess;
+}
+
+namespace {
+// Process-wide: a graph's nodes run on oneTBB workers, not on the thread that set it; one
+// executable graph runs at a time per launch, and concurrent graph launches on streams of
+// different priorities may see each other's value (a scheduling hint, never a result).
+std::atomic<int> launchStreamPriority{0};
+std::atomic<bool> launchUsesNodePriority{false};
+} // namespace
+
+void setGraphLaunchPriority(GraphLaunchPriority p) {
+  launchStreamPriority = p.streamPriority;
+  launchUsesNodePriority = p.useNodePriority;
+}
+
+GraphLaunchPriority graphLaunchPriority() {
+  return {launchStreamPriority.load(), launchUsesNodePriority.load()};
 }
 
 void PreparedLaunch::run() const {

@@ -76,6 +76,45 @@ int main() {
   CHECK(musaGraphExecKernelNodeSetParams(exec, k1, &kp) == musaErrorInvalidValue,
         "function swapped through exec setter");
 
+  // Kernel node priority, used when instantiated with UseNodePriority.
+  musaKernelNodeAttrValue prio = {};
+  prio.priority = -3;
+  CHECK_MUSA(musaGraphKernelNodeSetAttribute(k2, musaKernelNodeAttributePriority, &prio));
+  musaKernelNodeAttrValue gotPrio = {};
+  CHECK_MUSA(musaGraphKernelNodeGetAttribute(k2, musaKernelNodeAttributePriority, &gotPrio));
+  CHECK(gotPrio.priority == -3, "node priority %d", gotPrio.priority);
+  musaGraph_t single = build(d, &v1, n, (void *)fill, &k1);
+  musaGraphExec_t prioExec;
+  CHECK_MUSA(musaGraphInstantiate(&prioExec, single, musaGraphInstantiateFlagUseNodePriority));
+  CHECK_MUSA(musaGraphLaunch(prioExec, 0));
+  CHECK_MUSA(musaMemcpy(h, d, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h[3] == 5, "graph with node priorities ran: %d", h[3]);
+
+  // A child graph node of an executable graph takes a new child of the same shape.
+  musaGraph_t parent;
+  CHECK_MUSA(musaGraphCreate(&parent, 0));
+  musaGraphNode_t childNode;
+  CHECK_MUSA(musaGraphAddChildGraphNode(&childNode, parent, nullptr, 0, g1));
+  musaGraphExec_t parentExec;
+  CHECK_MUSA(musaGraphInstantiate(&parentExec, parent, 0));
+  musaGraphNode_t k4;
+  musaGraph_t g4 = build(d, &v2, n, (void *)fill, &k4); // same shape as g1, value 9
+  CHECK_MUSA(musaGraphExecChildGraphNodeSetParams(parentExec, childNode, g4));
+  CHECK_MUSA(musaGraphLaunch(parentExec, 0));
+  CHECK_MUSA(musaMemcpy(h, d, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h[3] == 9, "exec child graph replaced: %d", h[3]);
+  musaGraph_t differentShape;
+  CHECK_MUSA(musaGraphCreate(&differentShape, 0));
+  CHECK(musaGraphExecChildGraphNodeSetParams(parentExec, childNode, differentShape) ==
+            musaErrorInvalidValue, "child of another shape accepted");
+  musaGraphExecDestroy(parentExec);
+  musaGraphExecDestroy(prioExec);
+  musaGraphDestroy(parent);
+  musaGraphDestroy(single);
+  musaGraphDestroy(differentShape);
+  musaGraphDestroy(g4);
+  musaGetLastError();
+
   // Memset nodes with 4-byte elements, their params, and an exec update of them.
   musaGraph_t mg;
   CHECK_MUSA(musaGraphCreate(&mg, 0));

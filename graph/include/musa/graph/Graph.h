@@ -72,6 +72,8 @@ public:
   Node *addChild(const Graph &child, const std::vector<Node *> &deps);
 
   bool owns(const Node *node) const;
+  /// Removes a node with no edges (used to build replacement work); false otherwise.
+  bool remove(Node *node);
   /// False if the edge exists already or would join a node to itself.
   bool addEdge(Node *from, Node *to);
   /// False if there is no such edge.
