@@ -14,7 +14,7 @@ jobs=${JOBS:-$(nproc)}
 
 packages="clang-19 llvm-19-dev libtbb-dev libboost-context-dev googletest libgtest-dev
           cmake ninja-build g++ zlib1g-dev libzstd-dev libxml2-dev libedit-dev libffi-dev
-          libcurl4-openssl-dev libclang-rt-19-dev"
+          libcurl4-openssl-dev libclang-rt-19-dev graphviz"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

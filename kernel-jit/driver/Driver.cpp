@@ -11,6 +11,7 @@
 // so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -149,17 +150,43 @@ int run(const std::vector<std::string> &args, bool verbose) {
   for (const std::string &a : args)
     argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
+  // clang's diagnostics pass through a pipe so the driver can add hints to known errors.
+  int pipeFds[2];
+  if (pipe(pipeFds) != 0)
+    return 127;
   pid_t pid = fork();
   if (pid < 0)
     return 127;
   if (pid == 0) {
+    dup2(pipeFds[1], STDERR_FILENO);
+    close(pipeFds[0]);
+    close(pipeFds[1]);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "musa-sim-cc: error: cannot run %s\n", argv[0]);
     _exit(127);
   }
+  close(pipeFds[1]);
+  std::string diagnostics;
+  char buffer[4096];
+  for (ssize_t n; (n = read(pipeFds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    fwrite(buffer, 1, size_t(n), stderr);
+    diagnostics.append(buffer, size_t(n));
+  }
+  close(pipeFds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
   }
+  if (diagnostics.find("cannot take the address of an rvalue") != std::string::npos ||
+      diagnostics.find("taking the address of a temporary object") != std::string::npos)
+    std::fprintf(stderr,
+                 "musa-sim-cc: note: C compound literals such as &(float){2.0f} (as in the "
+                 "graphs guide's example 1) are not C++: name the value in a variable "
+                 "(float two = 2.0f; ... &two) and pass its address instead\n");
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

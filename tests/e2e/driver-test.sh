@@ -38,4 +38,9 @@ check "unknown option is reported" "1" "$(grep -c "definitely-not-an-option" opt
 check "unknown MUSA arch is refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
 "$cc" 2> none.err; rc=$?
 check "no input is refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
+# The graphs guide's compound literals get clang's error and a note saying how to fix them.
+printf '__global__ void k(float *p) {}\nint main() { void *args[] = {&(float){2.0f}}; (void)args; }\n' > literal.mu
+"$cc" literal.mu -o literal 2> literal.err; rc=$?
+check "compound literal refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
+check "compound literal fix suggested" "1" "$(grep -c "name the value in a variable" literal.err)"
 exit $fail
