@@ -176,8 +176,13 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     if (capture) {
       // Waiting on an event recorded in a capture joins that capture (fork/join).
       std::lock_guard lock(capture->mutex);
-      if (stream->capture && stream->capture != capture)
-        return musaErrorStreamCaptureIsolation; // two independent captures may not merge
+      if (stream->capture && stream->capture != capture) {
+        // Two independent captures may not merge: both become invalid, as on hardware.
+        capture->invalidated = true;
+        std::lock_guard other(stream->capture->mutex);
+        stream->capture->invalidated = true;
+        return musaErrorStreamCaptureIsolation;
+      }
       if (!stream->capture) {
         stream->capture = capture;
         stream->captureDeps.clear();

@@ -1043,10 +1043,14 @@ musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t g,
 musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
                                 musaGraphExecUpdateResultInfo *info) {
   return apiCall([&] {
+    if (!info)
+      return musaErrorInvalidValue;
     auto exec = findExec(handle);
     graph::Graph *graph = findGraph(g);
-    if (!exec || !graph || !info)
+    if (!exec || !graph) {
+      *info = {musaGraphExecUpdateError, nullptr, nullptr};
       return musaErrorInvalidValue;
+    }
     *info = {musaGraphExecUpdateSuccess, nullptr, nullptr};
     auto fail = [&](musaGraphExecUpdateResult r, const graph::Node *node,
                     const graph::Node *from = nullptr) {
@@ -1086,7 +1090,31 @@ musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
           result = fail(musaGraphExecUpdateErrorFunctionChanged, &b);
           return;
         }
-        if (a.type == graph::NodeType::ChildGraph) {
+        if (a.type == graph::NodeType::Kernel &&
+            static_cast<KernelWork &>(*a.work).launch().nodePriority !=
+                static_cast<KernelWork &>(*b.work).launch().nodePriority) {
+          result = fail(musaGraphExecUpdateErrorAttributesChanged, &b);
+          return;
+        }
+        // A copy may not change direction, nor a memset its device (the guide's limits).
+        auto *ca = dynamic_cast<MemcpyWork *>(a.work.get());
+        auto *cb = dynamic_cast<MemcpyWork *>(b.work.get());
+        if (ca && cb && ca->params().kind != cb->params().kind) {
+          result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
+          return;
+        }
+        auto *sa = dynamic_cast<MemsetWork *>(a.work.get());
+        auto *sb = dynamic_cast<MemsetWork *>(b.work.get());
+        if (sa && sb) {
+          auto da = Runtime::get().findDevicePointer(sa->params().dst);
+          auto db = Runtime::get().findDevicePointer(sb->params().dst);
+          if (!da || !db || da->device != db->device) {
+            result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
+            return;
+          }
+        }
+        if (a.type == graph::NodeType::ChildGraph || a.type == graph::NodeType::MemAlloc ||
+            a.type == graph::NodeType::MemFree || a.type == graph::NodeType::Conditional) {
           result = fail(musaGraphExecUpdateErrorNotSupported, &b);
           return;
         }

@@ -145,6 +145,40 @@ int main() {
   CHECK_MUSA(musaMemcpy(h, d, sizeof h, musaMemcpyDeviceToHost));
   CHECK((unsigned)h[10] == 0xbeefbeefu, "16-bit memset %#x", h[10]);
 
+  // Update result codes for parameter and attribute changes, and bad handles.
+  musaGraph_t copyA, copyB;
+  CHECK_MUSA(musaGraphCreate(&copyA, 0));
+  CHECK_MUSA(musaGraphCreate(&copyB, 0));
+  int hostSide[n];
+  musaGraphNode_t ca, cb;
+  CHECK_MUSA(musaGraphAddMemcpyNode1D(&ca, copyA, nullptr, 0, d, hostSide, sizeof hostSide,
+                                      musaMemcpyHostToDevice));
+  CHECK_MUSA(musaGraphAddMemcpyNode1D(&cb, copyB, nullptr, 0, hostSide, d, sizeof hostSide,
+                                      musaMemcpyDeviceToHost));
+  musaGraphExec_t copyExec;
+  CHECK_MUSA(musaGraphInstantiate(&copyExec, copyA, 0));
+  CHECK(musaGraphExecUpdate(copyExec, copyB, &info) == musaErrorGraphExecUpdateFailure, "kind");
+  CHECK(info.result == musaGraphExecUpdateErrorParametersChanged, "parameters result %d",
+        info.result);
+  musaGraphExecDestroy(copyExec);
+  musaGraphDestroy(copyA);
+  musaGraphDestroy(copyB);
+  musaGraph_t pa = build(d, &v1, n, (void *)fill, &k1), pb = build(d, &v2, n, (void *)fill, &k2);
+  musaKernelNodeAttrValue pv = {};
+  pv.priority = -2;
+  CHECK_MUSA(musaGraphKernelNodeSetAttribute(k2, musaKernelNodeAttributePriority, &pv));
+  musaGraphExec_t pexec;
+  CHECK_MUSA(musaGraphInstantiate(&pexec, pa, 0));
+  CHECK(musaGraphExecUpdate(pexec, pb, &info) == musaErrorGraphExecUpdateFailure, "attribute");
+  CHECK(info.result == musaGraphExecUpdateErrorAttributesChanged, "attributes result %d",
+        info.result);
+  CHECK(musaGraphExecUpdate(pexec, nullptr, &info) == musaErrorInvalidValue, "null graph");
+  CHECK(info.result == musaGraphExecUpdateError, "error result %d", info.result);
+  musaGraphExecDestroy(pexec);
+  musaGraphDestroy(pa);
+  musaGraphDestroy(pb);
+  musaGetLastError();
+
   // Memcpy node params round-trip.
   int host[n];
   musaGraphNode_t mc;
