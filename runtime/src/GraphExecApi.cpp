@@ -1,0 +1,222 @@
+// Executable graphs: instantiate, launch, upload, update, enable and destroy.
+#include "GraphTables.h"
+
+#include <cstring>
+
+using namespace musa::rt;
+using namespace musa::rt::graphs;
+
+extern "C" {
+
+musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
+                                          unsigned long long flags) {
+  return apiCall([&] {
+    graph::Graph *graph = findGraph(g);
+    constexpr unsigned long long known =
+        musaGraphInstantiateFlagAutoFreeOnLaunch | musaGraphInstantiateFlagUpload |
+        musaGraphInstantiateFlagDeviceLaunch | musaGraphInstantiateFlagUseNodePriority;
+    if (!exec || !graph || (flags & ~known))
+      return musaErrorInvalidValue;
+    if (flags & musaGraphInstantiateFlagDeviceLaunch)
+      return musaErrorNotSupported; // graphs cannot be launched from device code here
+    std::string error;
+    std::shared_ptr<graph::GraphExec> e = graph::GraphExec::instantiate(*graph, error);
+    if (!e)
+      return musaErrorInvalidValue;
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    t.execs[e.get()] = e;
+    t.execFlags[e.get()] = flags;
+    *exec = reinterpret_cast<musaGraphExec_t>(e.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t g, unsigned long long flags) {
+  return musaGraphInstantiateWithFlags(exec, g, flags);
+}
+
+musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
+  return apiCall([&] {
+    std::shared_ptr<graph::GraphExec> exec = findExec(handle);
+    if (!exec)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    if (musaError_t e = stream->device->stickyError())
+      return e;
+    // Memory a previous launch allocated and never freed: refused, unless the graph was
+    // instantiated with AutoFreeOnLaunch, which frees it now.
+    unsigned long long flags;
+    {
+      auto &t = GraphTables::get();
+      std::lock_guard lock(t.mutex);
+      flags = t.execFlags[exec.get()];
+    }
+    for (auto &n : exec->plan().nodes()) {
+      auto *alloc = dynamic_cast<MemAllocWork *>(n->work.get());
+      if (!alloc || !stream->device->graphMemory.inUse(alloc->pointer()))
+        continue;
+      if (!(flags & musaGraphInstantiateFlagAutoFreeOnLaunch))
+        return musaErrorInvalidValue;
+      stream->device->graphMemory.setInUse(alloc->pointer(), false);
+    }
+    // The whole graph is one stream operation; a destroyed exec finishes what was launched.
+    GraphLaunchPriority priority{stream->priority,
+                                 (flags & musaGraphInstantiateFlagUseNodePriority) != 0};
+    stream->device->submit(*stream, [exec, priority] {
+      setGraphLaunchPriority(priority);
+      exec->run();
+    });
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphUpload(musaGraphExec_t handle, musaStream_t streamHandle) {
+  return apiCall([&] {
+    if (!findExec(handle))
+      return musaErrorInvalidValue;
+    // Instantiation already built everything a launch needs; the upload only orders.
+    return Runtime::get().resolveStream(streamHandle) ? musaSuccess
+                                                       : musaErrorInvalidResourceHandle;
+  });
+}
+
+musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
+  return apiCall([&] {
+    auto &t = GraphTables::get();
+    std::lock_guard lock(t.mutex);
+    t.execFlags.erase(reinterpret_cast<const graph::GraphExec *>(handle));
+    return t.execs.erase(reinterpret_cast<const graph::GraphExec *>(handle)) ? musaSuccess
+                                                                             : musaErrorInvalidValue;
+  });
+}
+
+musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
+                                    unsigned int isEnabled) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = execNode(exec, node);
+    if (!copy)
+      return musaErrorInvalidValue;
+    exec->modify([&](graph::Graph &) { copy->enabled = isEnabled != 0; });
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
+                                    unsigned int *isEnabled) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    if (!copy || !isEnabled)
+      return musaErrorInvalidValue;
+    *isEnabled = copy->enabled;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t g,
+                                           musaGraphInstantiateParams *params) {
+  if (!params)
+    return recordError(musaErrorInvalidValue);
+  params->errNode_out = nullptr;
+  graph::Graph *graph = findGraph(g);
+  musaError_t e = musaGraphInstantiateWithFlags(exec, g, params->flags);
+  params->result_out = e == musaSuccess ? musaGraphInstantiateSuccess
+                       : (e == musaErrorInvalidValue && graph && exec &&
+                          graph->topologicalOrder().size() != graph->nodes().size())
+                           ? musaGraphInstantiateInvalidStructure
+                       : e == musaErrorNotSupported ? musaGraphInstantiateNodeOperationNotSupported
+                                                    : musaGraphInstantiateError;
+  return e;
+}
+
+musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
+                                musaGraphExecUpdateResultInfo *info) {
+  return apiCall([&] {
+    if (!info)
+      return musaErrorInvalidValue;
+    auto exec = findExec(handle);
+    graph::Graph *graph = findGraph(g);
+    if (!exec || !graph) {
+      *info = {musaGraphExecUpdateError, nullptr, nullptr};
+      return musaErrorInvalidValue;
+    }
+    *info = {musaGraphExecUpdateSuccess, nullptr, nullptr};
+    auto fail = [&](musaGraphExecUpdateResult r, const graph::Node *node,
+                    const graph::Node *from = nullptr) {
+      *info = {r, reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(node)),
+               reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(from))};
+      return musaErrorGraphExecUpdateFailure;
+    };
+    musaError_t result = musaSuccess;
+    exec->modify([&](graph::Graph &plan) {
+      // Nodes correspond in creation order; the topology must be the same.
+      const auto &now = plan.nodes(), &next = graph->nodes();
+      if (now.size() != next.size()) {
+        result = fail(musaGraphExecUpdateErrorTopologyChanged, nullptr);
+        return;
+      }
+      std::map<const graph::Node *, size_t> indexNow, indexNext;
+      for (size_t i = 0; i < now.size(); ++i)
+        indexNow[now[i].get()] = i, indexNext[next[i].get()] = i;
+      for (size_t i = 0; i < now.size(); ++i) {
+        const graph::Node &a = *now[i], &b = *next[i];
+        if (a.type != b.type) {
+          result = fail(musaGraphExecUpdateErrorNodeTypeChanged, &b);
+          return;
+        }
+        if (a.dependencies.size() != b.dependencies.size()) {
+          result = fail(musaGraphExecUpdateErrorTopologyChanged, &b);
+          return;
+        }
+        for (size_t k = 0; k < a.dependencies.size(); ++k)
+          if (indexNow[a.dependencies[k]] != indexNext[b.dependencies[k]]) {
+            result = fail(musaGraphExecUpdateErrorTopologyChanged, &b, b.dependencies[k]);
+            return;
+          }
+        if (a.type == graph::NodeType::Kernel &&
+            static_cast<KernelWork &>(*a.work).launch().func !=
+                static_cast<KernelWork &>(*b.work).launch().func) {
+          result = fail(musaGraphExecUpdateErrorFunctionChanged, &b);
+          return;
+        }
+        if (a.type == graph::NodeType::Kernel &&
+            static_cast<KernelWork &>(*a.work).launch().nodePriority !=
+                static_cast<KernelWork &>(*b.work).launch().nodePriority) {
+          result = fail(musaGraphExecUpdateErrorAttributesChanged, &b);
+          return;
+        }
+        // A copy may not change direction, nor a memset its device (the guide's limits).
+        auto *ca = dynamic_cast<MemcpyWork *>(a.work.get());
+        auto *cb = dynamic_cast<MemcpyWork *>(b.work.get());
+        if (ca && cb && ca->params().kind != cb->params().kind) {
+          result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
+          return;
+        }
+        auto *sa = dynamic_cast<MemsetWork *>(a.work.get());
+        auto *sb = dynamic_cast<MemsetWork *>(b.work.get());
+        if (sa && sb) {
+          auto da = Runtime::get().findDevicePointer(sa->params().dst);
+          auto db = Runtime::get().findDevicePointer(sb->params().dst);
+          if (!da || !db || da->device != db->device) {
+            result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
+            return;
+          }
+        }
+        if (a.type == graph::NodeType::ChildGraph || a.type == graph::NodeType::MemAlloc ||
+            a.type == graph::NodeType::MemFree || a.type == graph::NodeType::Conditional) {
+          result = fail(musaGraphExecUpdateErrorNotSupported, &b);
+          return;
+        }
+      }
+      for (size_t i = 0; i < now.size(); ++i) // all checks passed: take the new parameters
+        now[i]->work = next[i]->work ? next[i]->work->clone() : nullptr;
+    });
+    return result;
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,294 @@
+// Node parameters: get and set for each node type, in graphs and in executable graphs.
+#include "GraphTables.h"
+
+#include <cstring>
+
+using namespace musa::rt;
+using namespace musa::rt::graphs;
+
+extern "C" {
+
+musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || !p || n->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    const PreparedLaunch &l = static_cast<KernelWork &>(*n->work).launch();
+    *p = {const_cast<void *>(l.func), l.grid, l.block, unsigned(l.sharedMem),
+          l.args->pointers.data(), nullptr};
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKernelNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    std::shared_ptr<PreparedLaunch> launch;
+    if (musaError_t e = prepareKernelNode(p, launch))
+      return e;
+    n->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
+                                            const musaKernelNodeAttrValue *value) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel || !value)
+      return musaErrorInvalidValue;
+    if (attr != musaLaunchAttributePriority)
+      return musaErrorNotSupported;
+    auto launch = std::make_shared<PreparedLaunch>(static_cast<KernelWork &>(*n->work).launch());
+    launch->nodePriority = value->priority;
+    n->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
+                                            musaKernelNodeAttrValue *value) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Kernel || !value)
+      return musaErrorInvalidValue;
+    if (attr != musaLaunchAttributePriority)
+      return musaErrorNotSupported;
+    std::memset(value, 0, sizeof *value);
+    value->priority = static_cast<KernelWork &>(*n->work).launch().nodePriority;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
+                                                 musaGraph_t child) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = execNode(exec, node);
+    graph::Graph *next = findGraph(child);
+    if (!copy || copy->type != graph::NodeType::ChildGraph || !next)
+      return musaErrorInvalidValue;
+    // The child's topology must stay (same nodes, types and edges, in creation order).
+    const auto &a = copy->child->nodes(), &b = next->nodes();
+    if (a.size() != b.size())
+      return musaErrorInvalidValue;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i]->type != b[i]->type || a[i]->dependencies.size() != b[i]->dependencies.size())
+        return musaErrorInvalidValue;
+    exec->modify([&](graph::Graph &plan) {
+      graph::Node *fresh = plan.addChild(*next, {});
+      copy->work = std::move(fresh->work);
+      copy->child = std::move(fresh->child);
+      plan.remove(fresh);
+    });
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
+                                             const musaKernelNodeParams *p) {
+  return apiCall([&] {
+    auto exec = findExec(handle);
+    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    if (!copy || copy->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    std::shared_ptr<PreparedLaunch> launch;
+    if (musaError_t e = prepareKernelNode(p, launch))
+      return e;
+    if (launch->func != static_cast<KernelWork &>(*copy->work).launch().func)
+      return musaErrorInvalidValue; // an executable graph's kernel node keeps its function
+    exec->modify([&](graph::Graph &) { copy->work = std::make_unique<KernelWork>(launch); });
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphExecMemcpyNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(p, work))
+      return e;
+    return setExecWork(exec, node, graph::NodeType::Memcpy, std::move(work));
+  });
+}
+
+musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                             const musaMemsetParams *p) {
+  return apiCall([&] {
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemsetWork(p, work))
+      return e;
+    return setExecWork(exec, node, graph::NodeType::Memset, std::move(work));
+  });
+}
+
+musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                           const musaHostNodeParams *p) {
+  return apiCall([&] {
+    if (!p || !p->fn)
+      return musaErrorInvalidValue;
+    return setExecWork(exec, node, graph::NodeType::Host,
+                       std::make_unique<HostWork>(p->fn, p->userData));
+  });
+}
+
+musaError_t musaGraphMemcpyNodeGetParams(musaGraphNode_t handle, musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemcpyWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemcpyNodeSetParams(musaGraphNode_t handle, const musaMemcpy3DParms *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Memcpy)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemcpyWork(p, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemsetNodeGetParams(musaGraphNode_t handle, musaMemsetParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemsetWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemsetNodeSetParams(musaGraphNode_t handle, const musaMemsetParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Memset)
+      return musaErrorInvalidValue;
+    std::unique_ptr<graph::NodeWork> work;
+    if (musaError_t e = makeMemsetWork(p, work))
+      return e;
+    n->work = std::move(work);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphHostNodeGetParams(musaGraphNode_t handle, musaHostNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<HostWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = work->params();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphHostNodeSetParams(musaGraphNode_t handle, const musaHostNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::Host || !p || !p->fn)
+      return musaErrorInvalidValue;
+    n->work = std::make_unique<HostWork>(p->fn, p->userData);
+    return musaSuccess;
+  });
+}
+
+static musaError_t eventOfNode(musaGraphNode_t handle, graph::NodeType type, musaEvent_t *out) {
+  graph::Node *n = findNode(handle);
+  if (!n || n->type != type || !out)
+    return musaErrorInvalidValue;
+  *out = static_cast<EventWork &>(*n->work).event();
+  return musaSuccess;
+}
+
+static musaError_t setEventOfNode(musaGraphNode_t handle, graph::NodeType type,
+                                  musaEvent_t event) {
+  graph::Node *n = findNode(handle);
+  if (!n || n->type != type)
+    return musaErrorInvalidValue;
+  if (!Runtime::get().resolveEvent(event))
+    return musaErrorInvalidResourceHandle;
+  n->work = std::make_unique<EventWork>(event, type == graph::NodeType::EventRecord);
+  return musaSuccess;
+}
+
+musaError_t musaGraphEventRecordNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  return apiCall([&] { return eventOfNode(node, graph::NodeType::EventRecord, event); });
+}
+musaError_t musaGraphEventRecordNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventRecord, event); });
+}
+musaError_t musaGraphEventWaitNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  return apiCall([&] { return eventOfNode(node, graph::NodeType::EventWait, event); });
+}
+musaError_t musaGraphEventWaitNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventWait, event); });
+}
+
+musaError_t musaGraphExecEventRecordNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                                 musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return setExecWork(exec, node, graph::NodeType::EventRecord,
+                       std::make_unique<EventWork>(event, true));
+  });
+}
+
+musaError_t musaGraphExecEventWaitNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
+                                               musaEvent_t event) {
+  return apiCall([&] {
+    if (!Runtime::get().resolveEvent(event))
+      return musaErrorInvalidResourceHandle;
+    return setExecWork(exec, node, graph::NodeType::EventWait,
+                       std::make_unique<EventWork>(event, false));
+  });
+}
+
+musaError_t musaGraphChildGraphNodeGetGraph(musaGraphNode_t handle, musaGraph_t *out) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    if (!n || n->type != graph::NodeType::ChildGraph || !out)
+      return musaErrorInvalidValue;
+    *out = reinterpret_cast<musaGraph_t>(n->child.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t handle, musaMemAllocNodeParams *p) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemAllocWork *>(n->work.get()) : nullptr;
+    if (!work || !p)
+      return musaErrorInvalidValue;
+    *p = {};
+    p->poolProps.allocType = musaMemAllocationTypePinned;
+    p->poolProps.location = {musaMemLocationTypeDevice, work->device()};
+    p->bytesize = work->size();
+    p->dptr = work->pointer();
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t handle, void *dptr) {
+  return apiCall([&] {
+    graph::Node *n = findNode(handle);
+    auto *work = n ? dynamic_cast<MemFreeWork *>(n->work.get()) : nullptr;
+    if (!work || !dptr)
+      return musaErrorInvalidValue;
+    *static_cast<void **>(dptr) = work->pointer();
+    return musaSuccess;
+  });
+}
+
+} // extern "C"
