@@ -1,0 +1,226 @@
+// The graph API without kernels: each host-side node type, capture rules, update result codes,
+// graph memory attributes, clone and DOT output.
+#include "musa_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+struct Counter {
+  std::atomic<int> calls{0};
+  static void MUSART_CB bump(void *self) { ++static_cast<Counter *>(self)->calls; }
+};
+
+musaGraphExec_t instantiate(musaGraph_t g) {
+  musaGraphExec_t exec = nullptr;
+  EXPECT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
+  return exec;
+}
+
+void launchAndWait(musaGraphExec_t exec) {
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+}
+} // namespace
+
+TEST(GraphApi, HostEmptyAndChildNodesRunInOrder) {
+  Counter counter;
+  musaGraph_t child, g;
+  ASSERT_EQ(musaGraphCreate(&child, 0), musaSuccess);
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  musaGraphNode_t h1, e, c, h2;
+  ASSERT_EQ(musaGraphAddHostNode(&h1, child, nullptr, 0, &hp), musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddEmptyNode(&e, g, nullptr, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddChildGraphNode(&c, g, &e, 1, child), musaSuccess);
+  ASSERT_EQ(musaGraphAddHostNode(&h2, g, &c, 1, &hp), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  launchAndWait(exec);
+  launchAndWait(exec);
+  EXPECT_EQ(counter.calls.load(), 4);
+  musaHostNodeParams got;
+  ASSERT_EQ(musaGraphHostNodeGetParams(h2, &got), musaSuccess);
+  EXPECT_EQ(got.userData, &counter);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaGraphDestroy(child);
+}
+
+TEST(GraphApi, MemcpyAndMemsetNodes) {
+  std::vector<int> host(256, 7), back(256, 0);
+  int *d;
+  ASSERT_EQ(musaMalloc(&d, 1024), musaSuccess);
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphNode_t up, set, down;
+  ASSERT_EQ(musaGraphAddMemcpyNode1D(&up, g, nullptr, 0, d, host.data(), 1024,
+                                     musaMemcpyHostToDevice),
+            musaSuccess);
+  musaMemsetParams mp = {};
+  mp.dst = d + 128;
+  mp.value = 0x01010101u;
+  mp.elementSize = 4;
+  mp.width = 128;
+  mp.height = 1;
+  ASSERT_EQ(musaGraphAddMemsetNode(&set, g, &up, 1, &mp), musaSuccess);
+  ASSERT_EQ(musaGraphAddMemcpyNode1D(&down, g, &set, 1, back.data(), d, 1024,
+                                     musaMemcpyDeviceToHost),
+            musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  launchAndWait(exec);
+  EXPECT_EQ(back[0], 7);
+  EXPECT_EQ(back[200], 0x01010101);
+  mp.elementSize = 3;
+  musaGraphNode_t bad;
+  EXPECT_EQ(musaGraphAddMemsetNode(&bad, g, nullptr, 0, &mp), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphAddMemcpyNode1D(&bad, g, nullptr, 0, d, host.data(), 4096,
+                                     musaMemcpyHostToDevice),
+            musaErrorInvalidValue); // past the allocation
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaFree(d);
+  musaGetLastError();
+}
+
+TEST(GraphApi, EventNodesOrderAcrossStreams) {
+  musaEvent_t ev;
+  ASSERT_EQ(musaEventCreate(&ev), musaSuccess);
+  Counter counter;
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  musaGraphNode_t h, rec;
+  ASSERT_EQ(musaGraphAddHostNode(&h, g, nullptr, 0, &hp), musaSuccess);
+  ASSERT_EQ(musaGraphAddEventRecordNode(&rec, g, &h, 1, ev), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaEventSynchronize(ev), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1);
+  musaEvent_t got;
+  ASSERT_EQ(musaGraphEventRecordNodeGetEvent(rec, &got), musaSuccess);
+  EXPECT_EQ(got, ev);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaEventDestroy(ev);
+}
+
+TEST(GraphApi, ConditionalIfFollowsItsDefault) {
+  Counter counter;
+  for (unsigned value : {0u, 1u}) {
+    musaGraph_t g, body = nullptr;
+    ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+    musaGraphConditionalHandle h;
+    ASSERT_EQ(musaGraphConditionalHandleCreate(&h, g, value, musaGraphCondAssignDefault),
+              musaSuccess);
+    musaGraphNodeParams p = {};
+    p.type = musaGraphNodeTypeConditional;
+    p.conditional = {h, musaGraphCondTypeIf, 1, &body};
+    musaGraphNode_t node, inner;
+    ASSERT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaSuccess);
+    musaHostNodeParams hp = {Counter::bump, &counter};
+    ASSERT_EQ(musaGraphAddHostNode(&inner, body, nullptr, 0, &hp), musaSuccess);
+    musaGraphExec_t exec = instantiate(g);
+    launchAndWait(exec);
+    musaGraphExecDestroy(exec);
+    musaGraphDestroy(g);
+  }
+  EXPECT_EQ(counter.calls.load(), 1); // only the IF whose condition defaulted to 1 ran
+}
+
+TEST(GraphApi, CaptureRecordsHostWorkAndRefusesSynchronisation) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  Counter counter;
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s, Counter::bump, &counter), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 0); // captured, not run
+  musaGraph_t g;
+  ASSERT_EQ(musaStreamEndCapture(s, &g), musaSuccess);
+  size_t n = 0;
+  ASSERT_EQ(musaGraphGetNodes(g, nullptr, &n), musaSuccess);
+  EXPECT_EQ(n, 2u);
+  musaGraphExec_t exec = instantiate(g);
+  launchAndWait(exec);
+  EXPECT_EQ(counter.calls.load(), 2);
+  // Invalid cases.
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(musaStreamIsCapturing(s), musaErrorStreamCaptureInvalidated);
+  musaGraph_t none;
+  EXPECT_EQ(musaStreamEndCapture(s, &none), musaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(musaStreamEndCapture(s, &none), musaErrorIllegalState); // not capturing any more
+  EXPECT_EQ(musaStreamBeginCapture(s, musaStreamCaptureMode(9)), musaErrorInvalidValue);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaStreamDestroy(s);
+  musaGetLastError();
+}
+
+TEST(GraphApi, UpdateResultCodes) {
+  Counter a, b;
+  musaHostNodeParams pa = {Counter::bump, &a}, pb = {Counter::bump, &b};
+  musaGraph_t g1, g2, g3;
+  musaGraphNode_t n1, n2, n3, extra;
+  ASSERT_EQ(musaGraphCreate(&g1, 0), musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&g2, 0), musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&g3, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddHostNode(&n1, g1, nullptr, 0, &pa), musaSuccess);
+  ASSERT_EQ(musaGraphAddHostNode(&n2, g2, nullptr, 0, &pb), musaSuccess);
+  ASSERT_EQ(musaGraphAddEmptyNode(&n3, g3, nullptr, 0), musaSuccess);
+  musaGraphExec_t exec = instantiate(g1);
+  musaGraphExecUpdateResultInfo info;
+  ASSERT_EQ(musaGraphExecUpdate(exec, g2, &info), musaSuccess);
+  EXPECT_EQ(info.result, musaGraphExecUpdateSuccess);
+  launchAndWait(exec);
+  EXPECT_EQ(a.calls.load(), 0);
+  EXPECT_EQ(b.calls.load(), 1); // the update took the new host function's data
+  EXPECT_EQ(musaGraphExecUpdate(exec, g3, &info), musaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(info.result, musaGraphExecUpdateErrorNodeTypeChanged);
+  ASSERT_EQ(musaGraphAddEmptyNode(&extra, g2, &n2, 1), musaSuccess);
+  EXPECT_EQ(musaGraphExecUpdate(exec, g2, &info), musaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(info.result, musaGraphExecUpdateErrorTopologyChanged);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g1);
+  musaGraphDestroy(g2);
+  musaGraphDestroy(g3);
+  musaGetLastError();
+}
+
+TEST(GraphApi, CloneAndDot) {
+  Counter counter;
+  musaGraph_t g, copy;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  musaGraphNode_t a, b, found;
+  ASSERT_EQ(musaGraphAddHostNode(&a, g, nullptr, 0, &hp), musaSuccess);
+  ASSERT_EQ(musaGraphAddEmptyNode(&b, g, &a, 1), musaSuccess);
+  ASSERT_EQ(musaGraphClone(&copy, g), musaSuccess);
+  ASSERT_EQ(musaGraphNodeFindInClone(&found, b, copy), musaSuccess);
+  size_t deps = 1;
+  musaGraphNode_t dep;
+  ASSERT_EQ(musaGraphNodeGetDependencies(found, &dep, &deps), musaSuccess);
+  EXPECT_NE(dep, a);
+  char path[] = "/tmp/musa-sim-graph-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(musaGraphDebugDotPrint(g, path, musaGraphDebugDotFlagsVerbose), musaSuccess);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("digraph"), std::string::npos);
+  EXPECT_NE(text.str().find("host function"), std::string::npos);
+  std::remove(path);
+  EXPECT_EQ(musaGraphDebugDotPrint(g, nullptr, 0), musaErrorInvalidValue);
+  musaGraphDestroy(copy);
+  musaGraphDestroy(g);
+  musaGetLastError();
+}
