@@ -6,6 +6,30 @@
 using namespace musa::rt;
 using namespace musa::rt::graphs;
 
+// Copies the parameters of a node whose work is a W into *out.
+template <typename W, typename P> static musaError_t workParams(musaGraphNode_t handle, P *out) {
+  graph::Node *n = findNode(handle);
+  auto *work = n ? dynamic_cast<W *>(n->work.get()) : nullptr;
+  if (!work || !out)
+    return musaErrorInvalidValue;
+  *out = work->params();
+  return musaSuccess;
+}
+
+// Replaces the work of a node of the given type with what make builds from p.
+template <typename P, typename Make>
+static musaError_t replaceWork(musaGraphNode_t handle, graph::NodeType type, const P *p,
+                               Make make) {
+  graph::Node *n = findNode(handle);
+  if (!n || n->type != type)
+    return musaErrorInvalidValue;
+  std::unique_ptr<graph::NodeWork> work;
+  if (musaError_t e = make(p, work))
+    return e;
+  n->work = std::move(work);
+  return musaSuccess;
+}
+
 extern "C" {
 
 musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeParams *p) {
@@ -135,71 +159,34 @@ musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t
 }
 
 musaError_t musaGraphMemcpyNodeGetParams(musaGraphNode_t handle, musaMemcpy3DParms *p) {
-  return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    auto *work = n ? dynamic_cast<MemcpyWork *>(n->work.get()) : nullptr;
-    if (!work || !p)
-      return musaErrorInvalidValue;
-    *p = work->params();
-    return musaSuccess;
-  });
+  return apiCall([&] { return workParams<MemcpyWork>(handle, p); });
 }
 
 musaError_t musaGraphMemcpyNodeSetParams(musaGraphNode_t handle, const musaMemcpy3DParms *p) {
-  return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    if (!n || n->type != graph::NodeType::Memcpy)
-      return musaErrorInvalidValue;
-    std::unique_ptr<graph::NodeWork> work;
-    if (musaError_t e = makeMemcpyWork(p, work))
-      return e;
-    n->work = std::move(work);
-    return musaSuccess;
-  });
+  return apiCall([&] { return replaceWork(handle, graph::NodeType::Memcpy, p, makeMemcpyWork); });
 }
 
 musaError_t musaGraphMemsetNodeGetParams(musaGraphNode_t handle, musaMemsetParams *p) {
-  return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    auto *work = n ? dynamic_cast<MemsetWork *>(n->work.get()) : nullptr;
-    if (!work || !p)
-      return musaErrorInvalidValue;
-    *p = work->params();
-    return musaSuccess;
-  });
+  return apiCall([&] { return workParams<MemsetWork>(handle, p); });
 }
 
 musaError_t musaGraphMemsetNodeSetParams(musaGraphNode_t handle, const musaMemsetParams *p) {
-  return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    if (!n || n->type != graph::NodeType::Memset)
-      return musaErrorInvalidValue;
-    std::unique_ptr<graph::NodeWork> work;
-    if (musaError_t e = makeMemsetWork(p, work))
-      return e;
-    n->work = std::move(work);
-    return musaSuccess;
-  });
+  return apiCall([&] { return replaceWork(handle, graph::NodeType::Memset, p, makeMemsetWork); });
 }
 
 musaError_t musaGraphHostNodeGetParams(musaGraphNode_t handle, musaHostNodeParams *p) {
-  return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    auto *work = n ? dynamic_cast<HostWork *>(n->work.get()) : nullptr;
-    if (!work || !p)
-      return musaErrorInvalidValue;
-    *p = work->params();
-    return musaSuccess;
-  });
+  return apiCall([&] { return workParams<HostWork>(handle, p); });
 }
 
 musaError_t musaGraphHostNodeSetParams(musaGraphNode_t handle, const musaHostNodeParams *p) {
   return apiCall([&] {
-    graph::Node *n = findNode(handle);
-    if (!n || n->type != graph::NodeType::Host || !p || !p->fn)
-      return musaErrorInvalidValue;
-    n->work = std::make_unique<HostWork>(p->fn, p->userData);
-    return musaSuccess;
+    return replaceWork(handle, graph::NodeType::Host, p,
+                       [](const musaHostNodeParams *hp, std::unique_ptr<graph::NodeWork> &work) {
+                         if (!hp || !hp->fn)
+                           return musaErrorInvalidValue;
+                         work = std::make_unique<HostWork>(hp->fn, hp->userData);
+                         return musaSuccess;
+                       });
   });
 }
 
