@@ -1,7 +1,11 @@
 // Instantiated graphs on a oneTBB flow graph.
 #include "musa/graph/GraphExec.h"
 
+#include "musa/sim/Timing.h"
+
 #include <tbb/flow_graph.h>
+
+#include <algorithm>
 
 namespace musa::graph {
 
@@ -9,6 +13,11 @@ struct GraphExec::Flow {
   tbb::flow::graph graph;
   std::vector<std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>>> nodes;
   std::vector<tbb::flow::continue_node<tbb::flow::continue_msg> *> roots;
+  // Simulated time: each node's own timeline starts when its last dependency's ends (or at
+  // the launch's start for roots); the launch ends with the last node.
+  std::unique_ptr<sim::Timeline[]> times;
+  std::vector<std::vector<size_t>> dependencies; // node index -> its dependencies' indices
+  double startNs = 0;
 };
 
 std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::string &error) {
@@ -21,10 +30,21 @@ std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::strin
   exec->flow_ = std::make_unique<Flow>();
   Flow &flow = *exec->flow_;
   std::map<const Node *, tbb::flow::continue_node<tbb::flow::continue_msg> *> flowNode;
+  std::map<const Node *, size_t> index;
+  size_t count = exec->plan_->nodes().size();
+  flow.times = std::make_unique<sim::Timeline[]>(count);
+  flow.dependencies.resize(count);
   for (auto &n : exec->plan_->nodes()) {
     Node *node = n.get();
+    size_t i = index.size();
+    index[node] = i;
     flow.nodes.push_back(std::make_unique<tbb::flow::continue_node<tbb::flow::continue_msg>>(
-        flow.graph, [node](const tbb::flow::continue_msg &) {
+        flow.graph, [node, i, &flow](const tbb::flow::continue_msg &) {
+          double ready = flow.startNs;
+          for (size_t d : flow.dependencies[i])
+            ready = std::max(ready, flow.times[d].readyNs.load());
+          flow.times[i].readyNs = ready;
+          sim::TimelineScope scope(&flow.times[i]);
           if (node->enabled && node->work)
             node->work->run();
         }));
@@ -32,8 +52,10 @@ std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::strin
     if (node->dependencies.empty())
       flow.roots.push_back(flow.nodes.back().get());
   }
-  for (auto &[from, to] : exec->plan_->edges())
+  for (auto &[from, to] : exec->plan_->edges()) {
     tbb::flow::make_edge(*flowNode[from], *flowNode[to]);
+    flow.dependencies[index[to]].push_back(index[from]);
+  }
   return exec;
 }
 
@@ -44,9 +66,17 @@ void GraphExec::run() {
   for (auto &n : plan_->nodes())
     if (n->work)
       n->work->beforeLaunch();
+  sim::Timeline *outer = sim::currentTimeline();
+  flow_->startNs = outer ? outer->readyNs.load() : 0;
   for (auto *root : flow_->roots)
     root->try_put(tbb::flow::continue_msg());
   flow_->graph.wait_for_all();
+  if (outer) {
+    double end = flow_->startNs;
+    for (size_t i = 0; i < flow_->dependencies.size(); ++i)
+      end = std::max(end, flow_->times[i].readyNs.load());
+    outer->readyNs = end;
+  }
 }
 
 void GraphExec::modify(const std::function<void(Graph &)> &change) {

@@ -10,7 +10,7 @@ using namespace llvm;
 namespace musa::jit {
 
 std::string lowerDeviceModule(Module &M, const std::string &triple,
-                              const std::string &dataLayout) {
+                              const std::string &dataLayout, bool instrument) {
   // The passes use no analyses, so they run directly rather than through a pass manager
   // (which would need the whole analysis registry for nothing).
   ModuleAnalysisManager MAM;
@@ -18,6 +18,8 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   AddContextParamPass().run(M, MAM);
   LowerSharedMemoryPass().run(M, MAM);
   LowerDeviceCallsPass().run(M, MAM);
+  if (instrument)
+    InstrumentTimingPass().run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
 
   if (NamedMDNode *list = M.getNamedMetadata("musa.unsupported")) {

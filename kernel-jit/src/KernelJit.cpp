@@ -4,6 +4,7 @@
 #include "musa/jit/DeviceLowering.h"
 #include "musa/jit/FatBinary.h"
 #include "musa/jit/ObjectCache.h"
+#include "musa/sim/Timing.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -29,7 +30,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-8";
+constexpr const char *LoweringVersion = "lowering-9";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -61,7 +62,7 @@ void optimize(Module &M, TargetMachine &TM) {
 /// Bitcode (one image, or several relocatable ones linked together) -> host object bytes, or
 /// an error message.
 std::string compileToObject(const std::vector<std::string_view> &bitcodes, const std::string &cpu,
-                            const std::string &features, std::string &object) {
+                            const std::string &features, bool instrument, std::string &object) {
   LLVMContext context;
   std::unique_ptr<Module> module;
   for (std::string_view bitcode : bitcodes) {
@@ -84,7 +85,7 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
     return "no host target: " + error;
   Module &M = *module;
   error = lowerDeviceModule(M, TM->getTargetTriple().str(),
-                            TM->createDataLayout().getStringRepresentation());
+                            TM->createDataLayout().getStringRepresentation(), instrument);
   if (!error.empty())
     return error;
   optimize(M, *TM);
@@ -126,7 +127,7 @@ KernelJit::~KernelJit() = default;
 
 std::string KernelJit::cacheKey(std::string_view bitcode) const {
   std::string salt = std::string(LoweringVersion) + "|" LLVM_VERSION_STRING "|" + hostCpu_ +
-                     "|" + hostFeatures_;
+                     "|" + hostFeatures_ + (sim::timingModelOn() ? "|timing" : "");
   char key[40];
   std::snprintf(key, sizeof key, "%016" PRIx64 "%016" PRIx64, fnv1a(bitcode),
                 fnv1a(salt, fnv1a(bitcode) ^ 0x9e3779b97f4a7c15ull));
@@ -151,7 +152,8 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
     object = std::move(*cached);
     ++cacheHits_;
   } else {
-    std::string error = compileToObject(bitcodes, hostCpu_, hostFeatures_, object);
+    std::string error =
+        compileToObject(bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(), object);
     if (!error.empty())
       return {error};
     cache.put(key, object);
@@ -177,6 +179,7 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   define(sim::abi::GridSyncFn, &__musa_sim_grid_sync);
   define(sim::abi::Clock64Fn, &__musa_sim_clock64);
   define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
+  define(sim::abi::MemAccessFn, &__musa_sim_mem);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -238,6 +241,14 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(Facts, paramSizes));
   out.paramSizes.assign(sizes, sizes + f->paramCount);
+  out.timingSites = 0;
+  out.instrumented = false;
+  if (auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol)) {
+    out.timingSites = *sites->toPtr<const uint32_t *>();
+    out.instrumented = true;
+  } else {
+    consumeError(sites.takeError());
+  }
   return {};
 }
 

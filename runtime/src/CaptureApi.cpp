@@ -28,13 +28,10 @@ void EventWork::run() {
   Event *event = Runtime::get().resolveEvent(event_);
   if (!event)
     return; // destroyed while the graph existed: CUDA leaves this undefined; we skip it
-  if (record_) {
-    using namespace std::chrono;
-    event->newStamp()->complete(
-        duration<double, std::milli>(steady_clock::now().time_since_epoch()).count());
-  } else if (auto stamp = event->latestStamp()) {
-    stamp->wait();
-  }
+  if (record_)
+    event->newStamp()->complete(stampTimeMs());
+  else if (auto stamp = event->latestStamp())
+    waitForStamp(*stamp);
 }
 
 musaError_t Capture::addNode(Stream &stream, graph::NodeType type,

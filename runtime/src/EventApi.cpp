@@ -1,22 +1,37 @@
 // Event entry points and musaStreamWaitEvent.
 //
-// Event times are host wall-clock milliseconds taken when the stream reaches the record, until
-// the simulated clock (timing-model issue) provides device time.
+// Event times are the simulated time of the record's position in its stream (the timing
+// model), or host wall-clock time when the stream reaches it (MUSA_SIM_TIMING=wall).
 #include "ApiShell.h"
 #include "Runtime.h"
 #include "Capture.h"
 #include "GraphWork.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace musa::rt;
 
-namespace {
+namespace musa::rt {
 
-double hostNowMs() {
+double stampTimeMs() {
+  sim::Timeline *timeline = sim::currentTimeline();
+  if (sim::timingModelOn() && timeline)
+    return timeline->readyNs.load() / 1e6;
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
+
+void waitForStamp(const EventStamp &stamp) {
+  stamp.wait();
+  sim::Timeline *timeline = sim::currentTimeline();
+  if (sim::timingModelOn() && timeline)
+    timeline->readyNs = std::max(timeline->readyNs.load(), stamp.timeMs() * 1e6);
+}
+
+} // namespace musa::rt
+
+namespace {
 
 constexpr unsigned KnownEventFlags =
     musaEventBlockingSync | musaEventDisableTiming | musaEventInterprocess;
@@ -54,7 +69,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
     event->capturedNode = nullptr;
   }
   std::shared_ptr<EventStamp> stamp = event->newStamp();
-  stream->device->submit(*stream, [stamp] { stamp->complete(hostNowMs()); });
+  stream->device->submit(*stream, [stamp] { stamp->complete(stampTimeMs()); });
   return musaSuccess;
 }
 
@@ -193,7 +208,7 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     auto stamp = currentStamp(*event);
     if (!stamp)
       return musaSuccess; // waiting on a never-recorded event is a no-op
-    stream->device->submit(*stream, [stamp] { stamp->wait(); });
+    stream->device->submit(*stream, [stamp] { waitForStamp(*stamp); });
     return musaSuccess;
   });
 }

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace musa::rt;
@@ -158,10 +159,34 @@ void PreparedLaunch::run() const {
     return; // a fault earlier in the device's life: the GPU runs nothing more
   sim::GridLaunch launch = config;
   launch.args = args->pointers.data();
+  const sim::DeviceProfile &profile = device->profile();
+  sim::Timeline *timeline = sim::currentTimeline();
+  std::optional<sim::KernelCounters> counters;
+  if (launch.kernel->instrumented && timeline) {
+    counters.emplace(launch, device->memory().base(), device->memory().highWater());
+    launch.counters = &*counters;
+    launch.startCycle = uint64_t(timeline->readyNs.load() * profile.clockRateKHz / 1e6);
+    launch.cyclesPerInstruction = uint32_t(std::max(1.0, profile.dependentIssueCycles));
+  }
   sim::LaunchOutcome outcome = sim::runGrid(launch);
   if (!outcome.ok()) {
     std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
     device->setStickyError(errorFor(outcome.fault));
+    return;
+  }
+  if (!counters)
+    return;
+  sim::ReportRow row;
+  row.estimate = sim::estimateKernel(profile, launch, *counters);
+  row.ns = row.estimate.ns;
+  row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns);
+  if (sim::reportEnabled()) {
+    row.kind = "kernel";
+    row.name = sim::demangle(launch.kernel->name);
+    row.device = device->ordinal();
+    row.grid = launch.grid;
+    row.block = launch.block;
+    sim::reportOperation(std::move(row));
   }
 }
 

@@ -22,6 +22,48 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
   return musaSuccess;
 }
 
+/// Places a finished copy or memset of `bytes` on `device`'s engines in simulated time (the
+/// running operation's timeline) and reports it.
+void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes) {
+  if (!device || !sim::timingModelOn() || !sim::currentTimeline())
+    return;
+  const sim::DeviceProfile &p = device->profile();
+  double ns = copy ? sim::copyNs(p, route, bytes) : sim::memsetNs(p, bytes);
+  sim::Engine engine = copy ? sim::engineFor(route) : sim::Engine::Compute;
+  double start = sim::chargeCurrent(device->clock, engine, ns);
+  if (!sim::reportEnabled())
+    return;
+  static const char *const names[] = {"memcpy HtoD", "memcpy HtoD", "memcpy DtoH",
+                                      "memcpy DtoH", "memcpy DtoD", "memcpy peer",
+                                      "memcpy HtoH"};
+  static const char *const detail[] = {"pinned", "pageable", "pinned", "pageable", "", "", ""};
+  sim::ReportRow row;
+  row.kind = copy ? names[int(route)] : "memset";
+  row.name = copy ? detail[int(route)] : "";
+  row.device = device->ordinal();
+  row.startNs = start;
+  row.ns = ns;
+  row.bytes = bytes;
+  sim::reportOperation(std::move(row));
+}
+
+sim::CopyRoute routeOf(musaMemcpyKind kind, const void *dst, const void *src, Device *dd,
+                       Device *sd) {
+  Runtime &rt = Runtime::get();
+  switch (kind) {
+  case musaMemcpyHostToDevice:
+    return rt.findHost(src) ? sim::CopyRoute::HostToDevicePinned
+                            : sim::CopyRoute::HostToDevicePageable;
+  case musaMemcpyDeviceToHost:
+    return rt.findHost(dst) ? sim::CopyRoute::DeviceToHostPinned
+                            : sim::CopyRoute::DeviceToHostPageable;
+  case musaMemcpyDeviceToDevice:
+    return dd != sd ? sim::CopyRoute::Peer : sim::CopyRoute::DeviceToDevice;
+  default:
+    return sim::CopyRoute::HostToHost;
+  }
+}
+
 } // namespace
 
 Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) {
@@ -60,6 +102,8 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
       return d->stickyError();
   auto *to = static_cast<char *>(dst);
   auto *from = static_cast<const char *>(src);
+  sim::CopyRoute route = routeOf(kind, dst, src, dd, sd);
+  Device *clockDevice = sd ? sd : (dd ? dd : rt.currentDevice());
   work = [=] {
     // memmove: overlapping ranges are undefined on hardware; this keeps the data intact.
     if (dpitch == width && spitch == width)
@@ -67,6 +111,7 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
     else
       for (size_t row = 0; row < height; ++row)
         std::memmove(to + row * dpitch, from + row * spitch, width);
+    charge(clockDevice, true, route, uint64_t(width) * height);
   };
   return musaSuccess;
 }
@@ -99,6 +144,7 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
       for (size_t i = 0; i < width; ++i)
         std::memcpy(line + i * elementSize, &value, elementSize); // little-endian low bytes
     }
+    charge(device, false, sim::CopyRoute::DeviceToDevice, uint64_t(rowBytes) * height);
   };
   return musaSuccess;
 }

@@ -4,6 +4,7 @@
 #include "FatBinaryRegistry.h"
 #include "SharedEvent.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -29,11 +30,15 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
   } else if (!(stream.flags & musaStreamNonBlocking)) {
     waits.push_back({legacy_, legacy_->queue.lastTicket()});
   }
-  if (waits.empty())
-    return stream.queue.enqueue(std::move(op));
-  return stream.queue.enqueue([waits = std::move(waits), op = std::move(op)] {
-    for (auto &[other, ticket] : waits)
+  // The operation runs with its stream's timeline current; in simulated time it also starts
+  // no earlier than the work it waited for.
+  return stream.queue.enqueue([&stream, waits = std::move(waits), op = std::move(op)] {
+    sim::TimelineScope scope(&stream.timeline);
+    for (auto &[other, ticket] : waits) {
       other->queue.waitUntil(ticket);
+      stream.timeline.readyNs =
+          std::max(stream.timeline.readyNs.load(), other->timeline.readyNs.load());
+    }
     op();
   });
 }

@@ -10,6 +10,7 @@
 #include "musa/sim/DeviceMemory.h"
 #include "musa/sim/DeviceProfile.h"
 #include "musa/sim/StreamQueue.h"
+#include "musa/sim/Timing.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -58,6 +59,8 @@ struct Stream {
   bool legacy = false; // the device's stream 0
   bool perThread = false;
   sim::StreamQueue queue;
+  /// Simulated time of this stream's work (read and written only by its operations).
+  sim::Timeline timeline;
   // Stream capture (Capture.h): the capture this stream records into, and the nodes the next
   // captured operation depends on. Guarded by the capture's mutex.
   std::shared_ptr<Capture> capture;
@@ -88,6 +91,12 @@ private:
   bool done_ = false;
   double timeMs_ = 0;
 };
+
+/// The time an event record stamps: the running operation's simulated time under the timing
+/// model (its timeline's end so far), host wall-clock time with MUSA_SIM_TIMING=wall.
+double stampTimeMs();
+/// Waits for `stamp`; in simulated time the running operation's timeline moves on to it.
+void waitForStamp(const EventStamp &stamp);
 
 class SharedEventPage; // interprocess event state (SharedEvent.h)
 
@@ -154,6 +163,8 @@ public:
   std::atomic<unsigned> flags{0};
   std::mutex peerMutex;
   std::set<int> peers;
+  /// The engines that place this device's operations in simulated time.
+  sim::DeviceClock clock{profile_.asyncEngineCount};
 
 private:
   int ordinal_;

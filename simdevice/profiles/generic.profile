@@ -27,3 +27,23 @@ total_const_mem = 64K
 mem_pitch = 2147483647
 texture_alignment = 512
 texture_pitch_alignment = 32
+
+# Timing model (simdevice/TIMING.md): round teaching numbers.
+issue_width = 2
+fp32_lanes = 64
+fp64_lanes = 8
+int_lanes = 32
+sfu_lanes = 8
+ldst_lanes = 16
+dependent_issue_cycles = 4
+dram_latency_cycles = 400
+l2_bandwidth_gbs = 300
+dram_efficiency = 0.8
+atomic_ops_per_cycle = 8
+same_address_atomic_cycles = 4
+barrier_cycles = 20
+kernel_launch_us = 5
+copy_latency_us = 10
+pageable_copy_factor = 0.5
+peer_bandwidth_gbs = 10
+regs_per_thread = 32

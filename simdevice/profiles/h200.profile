@@ -29,3 +29,25 @@ total_const_mem = 64K
 mem_pitch = 2147483647
 texture_alignment = 512
 texture_pitch_alignment = 32
+
+# Timing model (simdevice/TIMING.md). [arch]: Hopper SM organisation from NVIDIA's H100
+# whitepaper (4 schedulers, 128 FP32, 64 FP64, 64 INT32, 16 SFU, 32 LD/ST lanes per SM);
+# [fit]: fitted to tests/validation/h200_measured.txt; [est]: estimate.
+issue_width = 4                         # [arch]
+fp32_lanes = 128                        # [arch]
+fp64_lanes = 64                         # [arch]
+int_lanes = 64                          # [arch]
+sfu_lanes = 16                          # [arch]
+ldst_lanes = 32                         # [arch]
+dependent_issue_cycles = 4              # [est]
+dram_latency_cycles = 600               # [est]
+l2_bandwidth_gbs = 9000                 # [est]
+dram_efficiency = 0.9                   # [est]
+atomic_ops_per_cycle = 64               # [est]
+same_address_atomic_cycles = 2          # [est]
+barrier_cycles = 24                     # [est]
+kernel_launch_us = 2.0                  # [est]
+copy_latency_us = 8                     # [est]
+pageable_copy_factor = 0.5              # [est]
+peer_bandwidth_gbs = 450                # [spec] NVLink 4, one direction
+regs_per_thread = 32                    # [est]

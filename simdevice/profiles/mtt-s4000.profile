@@ -29,3 +29,24 @@ total_const_mem = 64K
 mem_pitch = 2147483647
 texture_alignment = 512
 texture_pitch_alignment = 32
+
+# Timing model (simdevice/TIMING.md). [est]: no public figures for the MUSA multiprocessor's
+# pipes; estimates scaled from the warp width (a 128-lane warp issues at one per cycle).
+issue_width = 1                         # [est]
+fp32_lanes = 128                        # [est]
+fp64_lanes = 8                         # [est]
+int_lanes = 128                         # [est]
+sfu_lanes = 16                          # [est]
+ldst_lanes = 32                         # [est]
+dependent_issue_cycles = 4              # [est]
+dram_latency_cycles = 650               # [est]
+l2_bandwidth_gbs = 2304                   # [est] about 3x memory bandwidth
+dram_efficiency = 0.8                   # [est]
+atomic_ops_per_cycle = 32               # [est]
+same_address_atomic_cycles = 2          # [est]
+barrier_cycles = 24                     # [est]
+kernel_launch_us = 4.0                  # [est]
+copy_latency_us = 10                    # [est]
+pageable_copy_factor = 0.5              # [est]
+peer_bandwidth_gbs = 25                  # [est] PCIe peer-to-peer
+regs_per_thread = 32                    # [est]

@@ -3,6 +3,7 @@
 
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/FiberStackPool.h"
+#include "musa/sim/Timing.h"
 #include "musa/sim/WarpCollective.h"
 
 #include "SanitizerFibers.h"
@@ -54,6 +55,7 @@ struct WorkerScratch {
   std::unique_ptr<char, decltype(&std::free)> shared{nullptr, &std::free};
   size_t sharedCapacity = 0;
   std::vector<SimThread> threads;
+  BlockCounters counters; // timing model
 
   char *sharedBuffer(size_t bytes) {
     if (bytes > sharedCapacity || !shared) {
@@ -300,6 +302,13 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   base.shared = shared;
   base.dynamicShared = shared + staticBytes;
   base.block = &run;
+  BlockCounters *counters = nullptr;
+  if (launch.counters) {
+    counters = &scratch.counters;
+    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount);
+    counters->sampling = counters->sampling && blockCount == 1;
+    base.counters = counters->classes;
+  }
 
   SignalFault fault;
   bool clean;
@@ -342,8 +351,11 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     clean = runGuarded(scheduleFibers, &run, fault);
   }
 
-  if (clean && run.outcome.ok())
+  if (clean && run.outcome.ok()) {
+    if (counters)
+      counters->end();
     return run.outcome;
+  }
   const ThreadContext *who =
       run.fibers ? (run.current ? &run.current->context : nullptr) : &run.loopContext;
   std::string where = "kernel '" + demangle(kernel.name) + "' block " +

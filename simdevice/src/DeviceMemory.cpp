@@ -48,6 +48,9 @@ void *DeviceMemory::takeRange(size_t rounded) {
     free_.erase(it);
     if (remaining)
       free_[start + rounded] = remaining;
+    uint64_t end = start + rounded - uintptr_t(base_);
+    if (end > highWater_.load(std::memory_order_relaxed))
+      highWater_.store(end, std::memory_order_relaxed);
     return reinterpret_cast<void *>(start);
   }
   return nullptr;

@@ -126,6 +126,24 @@ const std::map<std::string, Setter> &fields() {
       {"async_engine_count", integer(&DeviceProfile::asyncEngineCount)},
       {"memory_bandwidth_gbs", real(&DeviceProfile::memoryBandwidthGBs)},
       {"host_link_bandwidth_gbs", real(&DeviceProfile::hostLinkBandwidthGBs)},
+      {"issue_width", integer(&DeviceProfile::issueWidth)},
+      {"fp32_lanes", integer(&DeviceProfile::fp32Lanes)},
+      {"fp64_lanes", integer(&DeviceProfile::fp64Lanes)},
+      {"int_lanes", integer(&DeviceProfile::intLanes)},
+      {"sfu_lanes", integer(&DeviceProfile::sfuLanes)},
+      {"ldst_lanes", integer(&DeviceProfile::ldstLanes)},
+      {"dependent_issue_cycles", real(&DeviceProfile::dependentIssueCycles)},
+      {"dram_latency_cycles", real(&DeviceProfile::dramLatencyCycles)},
+      {"l2_bandwidth_gbs", real(&DeviceProfile::l2BandwidthGBs)},
+      {"dram_efficiency", real(&DeviceProfile::dramEfficiency)},
+      {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
+      {"same_address_atomic_cycles", real(&DeviceProfile::sameAddressAtomicCycles)},
+      {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
+      {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
+      {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
+      {"pageable_copy_factor", real(&DeviceProfile::pageableCopyFactor)},
+      {"peer_bandwidth_gbs", real(&DeviceProfile::peerBandwidthGBs)},
+      {"regs_per_thread", integer(&DeviceProfile::regsPerThread)},
   };
   return table;
 }
@@ -143,6 +161,13 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "shared_mem_per_block_optin is below shared_mem_per_block";
   if (p.totalGlobalMem == 0)
     return "total_global_mem must be positive";
+  if (p.issueWidth <= 0 || p.fp32Lanes <= 0 || p.fp64Lanes <= 0 || p.intLanes <= 0 ||
+      p.sfuLanes <= 0 || p.ldstLanes <= 0)
+    return "issue_width and the *_lanes fields must be positive";
+  if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1)
+    return "dram_efficiency and pageable_copy_factor must be at most 1";
+  if (p.regsPerThread <= 0 || p.regsPerThread > 255)
+    return "regs_per_thread must be between 1 and 255";
   return {};
 }
 

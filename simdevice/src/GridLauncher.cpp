@@ -2,6 +2,7 @@
 #include "musa/sim/GridLauncher.h"
 
 #include "musa/sim/BlockExecutor.h"
+#include "musa/sim/Timing.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -68,6 +69,14 @@ tbb::task_arena &arenaFor(int priority) {
 LaunchOutcome runGrid(const GridLaunch &launch) {
   applyWorkerLimit();
   LaunchOutcome outcome;
+  if (launch.kernel->instrumented && !launch.counters) {
+    // Instrumented code always writes its counters: give it somewhere to (results unused).
+    GridLaunch counted = launch;
+    KernelCounters discard(launch, nullptr, 0);
+    counted.counters = &discard;
+    arenaFor(launch.priority).execute([&] { outcome = runGridInArena(counted); });
+    return outcome;
+  }
   arenaFor(launch.priority).execute([&] { outcome = runGridInArena(launch); });
   return outcome;
 }

@@ -41,7 +41,13 @@ std::string shipped(const char *id) {
          "memory_clock_rate_khz = 1\nmemory_bus_width = 64\ntotal_global_mem = 1G\n"
          "total_const_mem = 64K\nl2_cache_size = 1M\nmem_pitch = 1\ntexture_alignment = 512\n"
          "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
-         "host_link_bandwidth_gbs = 1\n";
+         "host_link_bandwidth_gbs = 1\n"
+         "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nsfu_lanes = 8\n"
+         "ldst_lanes = 16\ndependent_issue_cycles = 4\ndram_latency_cycles = 400\n"
+         "l2_bandwidth_gbs = 30\ndram_efficiency = 0.8\natomic_ops_per_cycle = 8\n"
+         "same_address_atomic_cycles = 4\nbarrier_cycles = 20\nkernel_launch_us = 5\n"
+         "copy_latency_us = 10\npageable_copy_factor = 0.5\npeer_bandwidth_gbs = 10\n"
+         "regs_per_thread = 32\n";
 }
 } // namespace
 
@@ -72,6 +78,12 @@ TEST(DeviceProfile, ErrorsNameTheField) {
   EXPECT_FALSE(DeviceProfile::parse(replace("max_block_dim = 1024,1024,64",
                                             "max_block_dim = 1024,0,64"), "f", error));
   EXPECT_NE(error.find("max_block_dim"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(replace("dram_efficiency = 0.8", "dram_efficiency = 1.5"),
+                                    "f", error));
+  EXPECT_NE(error.find("dram_efficiency"), std::string::npos) << error;
+  EXPECT_FALSE(DeviceProfile::parse(replace("kernel_launch_us = 5", "kernel_launch_us = -1"),
+                                    "f", error));
+  EXPECT_NE(error.find("'kernel_launch_us'"), std::string::npos) << error;
   EXPECT_FALSE(DeviceProfile::load("no-such-gpu", error));
   EXPECT_NE(error.find("mtt-s4000"), std::string::npos) << error;
 }

@@ -8,7 +8,9 @@
 //   3. LowerSharedMemoryPass  addrspace(3) globals become offsets from ctx->shared.
 //   4. LowerDeviceCallsPass   special registers become loads from ctx; barriers, printf,
 //                             assert and trap become calls to the simdevice builtins.
-//   5. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
+//   5. InstrumentTimingPass   (timing model only) per-block instruction counts and a hook call
+//                             before every memory access.
+//   6. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
 // (2) must precede (3) and (4) because both read the context argument it adds.
 #pragma once
 
@@ -35,6 +37,9 @@ inline constexpr const char *KernelListMD = "musa.kernels";
 /// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 
+/// i32 global: the number of memory-access sites InstrumentTimingPass numbered (absent in
+/// modules compiled without the timing model).
+inline constexpr const char *TimingSitesSymbol = "__musa_timing_sites";
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
 /// Kernels recorded by RetargetToHostPass.
@@ -54,12 +59,16 @@ struct LowerSharedMemoryPass : llvm::PassInfoMixin<LowerSharedMemoryPass> {
 struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
 struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-/// Runs passes 1-5 in order. Returns an error message, empty on success.
+/// Runs the passes in order (InstrumentTimingPass only if `instrument`). Returns an error
+/// message, empty on success.
 std::string lowerDeviceModule(llvm::Module &M, const std::string &triple,
-                              const std::string &dataLayout);
+                              const std::string &dataLayout, bool instrument = false);
 
 } // namespace musa::jit

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -58,6 +59,10 @@ public:
   bool owns(const void *ptr) const;
 
   uint64_t capacity() const { return capacity_; }
+  /// The start of the device range and the end of the highest range ever allocated in it
+  /// (the part kernels can have touched), for the timing model's footprint bitmap.
+  const char *base() const { return base_; }
+  uint64_t highWater() const { return highWater_.load(std::memory_order_relaxed); }
   uint64_t used() const;
 
 private:
@@ -67,6 +72,7 @@ private:
 
   char *base_ = nullptr;
   uint64_t capacity_ = 0;
+  std::atomic<uint64_t> highWater_{0};
   int fd_ = -1;
   mutable std::mutex mutex_;
   struct Block {

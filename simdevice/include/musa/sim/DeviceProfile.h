@@ -43,6 +43,22 @@ struct DeviceProfile {
   double memoryBandwidthGBs = 0;
   double hostLinkBandwidthGBs = 0;
 
+  // Timing model (simdevice/TIMING.md). Lanes are per multiprocessor.
+  int issueWidth = 0;              // warp instructions issued per cycle per multiprocessor
+  int fp32Lanes = 0, fp64Lanes = 0, intLanes = 0, sfuLanes = 0, ldstLanes = 0;
+  double dependentIssueCycles = 0; // cycles between dependent instructions of one warp
+  double dramLatencyCycles = 0;
+  double l2BandwidthGBs = 0;
+  double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
+  double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)
+  double sameAddressAtomicCycles = 0; // cycles between two atomics on one address
+  double barrierCycles = 0;
+  double kernelLaunchUs = 0;       // launch overhead as events see it
+  double copyLatencyUs = 0;
+  double pageableCopyFactor = 0;   // pageable copies reach this fraction of pinned bandwidth
+  double peerBandwidthGBs = 0;
+  int regsPerThread = 0;           // assumed register use per thread (occupancy)
+
   /// Parses profile text. On failure returns nullopt and sets `error` to a message naming the
   /// field (and `origin`, a file name or profile id).
   static std::optional<DeviceProfile> parse(const std::string &text, const std::string &origin,

@@ -16,6 +16,8 @@
 
 namespace musa::sim {
 
+class KernelCounters; // Timing.h
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return uint64_t(x) * y * z; }
@@ -29,6 +31,8 @@ struct KernelEntry {
   uint64_t staticSharedBytes = 0;
   bool needsFibers = true;
   std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
+  bool instrumented = false;  // compiled with the timing model's counters
+  uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
 };
 
 struct GridLaunch {
@@ -42,6 +46,11 @@ struct GridLaunch {
   int priority = 0;
   /// The device clock, for clock()/clock64() in kernels.
   uint32_t clockRateKHz = 1000000;
+  /// Timing model: collects this launch's counters (null: not measured). clock64() starts
+  /// at `startCycle` and advances `cyclesPerInstruction` per executed instruction.
+  KernelCounters *counters = nullptr;
+  uint64_t startCycle = 0;
+  uint32_t cyclesPerInstruction = 1;
   /// musaLaunchCooperativeKernel: all blocks run together so grid.sync() works.
   bool cooperative = false;
 };

@@ -21,6 +21,11 @@ struct ThreadContext {
   char *shared;        // this block's shared memory, static variables from offset 0
   char *dynamicShared; // `extern __shared__` arrays: after the kernel's static variables
   void *block;         // opaque: the executor's per-block state
+  // Timing model (instrumented kernels only; see Timing.h). `counters` points at the block's
+  // BlockCounters, whose first member is the per-class instruction array generated code adds
+  // to; `issued` counts the instructions this context has executed (clock64() reads it).
+  uint64_t *counters;
+  uint64_t issued;
 };
 
 namespace abi {
@@ -32,6 +37,26 @@ inline constexpr unsigned WarpSizeOffset = offsetof(ThreadContext, warpSize);
 inline constexpr unsigned LaneIdOffset = offsetof(ThreadContext, laneId);
 inline constexpr unsigned SharedOffset = offsetof(ThreadContext, shared);
 inline constexpr unsigned DynamicSharedOffset = offsetof(ThreadContext, dynamicShared);
+inline constexpr unsigned CountersOffset = offsetof(ThreadContext, counters);
+inline constexpr unsigned IssuedOffset = offsetof(ThreadContext, issued);
+
+/// Instruction classes the timing instrumentation counts per basic block (thread-level
+/// dynamic counts). Memory accesses are not counted here: each one calls MemAccessFn.
+enum InstrClass : unsigned {
+  ClassInt,     // integer and address arithmetic, compares, conversions
+  ClassFp32,    // float/half arithmetic, fma
+  ClassFp64,    // double arithmetic
+  ClassSpecial, // special function unit: division, sqrt, transcendental functions
+  ClassBranch,  // conditional branches, switches, calls
+  ClassBarrier, // __syncthreads, grid.sync
+  ClassWarp,    // shuffles, votes and other warp collectives
+  ClassCount
+};
+/// MemAccessFn's `info` argument: size in bytes (bits 0-15), flags, and the number of global
+/// load sites in the access's basic block (bits 24-31, for memory-level parallelism).
+inline constexpr uint32_t AccessStore = 1u << 16;
+inline constexpr uint32_t AccessAtomic = 1u << 17;
+inline constexpr unsigned AccessGroupShift = 24;
 /// Dynamic shared memory starts at the static size rounded up to this.
 inline constexpr unsigned DynamicSharedAlign = 16;
 
@@ -52,12 +77,17 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
+/// Called by instrumented kernels for every load, store and atomic that is not to the
+/// thread's own stack: (address, info, site, ctx).
+inline constexpr const char *MemAccessFn = "__musa_sim_mem";
 } // namespace abi
 
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, shared) == 56);
 static_assert(offsetof(ThreadContext, dynamicShared) == 64);
-static_assert(sizeof(ThreadContext) == 80);
+static_assert(offsetof(ThreadContext, counters) == 80);
+static_assert(offsetof(ThreadContext, issued) == 88);
+static_assert(sizeof(ThreadContext) == 96);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);
@@ -78,11 +108,14 @@ uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg
 int32_t __musa_sim_barrier_reduce(uint32_t op, int32_t predicate, musa::sim::ThreadContext *ctx);
 /// __activemask(): this lane's quarter of the warp's lanes that have not exited.
 uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
-/// Device cycles and nanoseconds. Until the timing model provides simulated time these are
-/// host time scaled by the profile's clock rate, so clock64() spin loops still terminate.
+/// Device cycles and nanoseconds: simulated time under the timing model (the launch's start
+/// plus the work this thread has executed), host time scaled by the clock rate otherwise.
 uint64_t __musa_sim_clock64(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
+/// Timing model: one memory access (see abi::MemAccessFn).
+void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
+                    musa::sim::ThreadContext *ctx);
 }

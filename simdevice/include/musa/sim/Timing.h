@@ -1,0 +1,192 @@
+// Timing: the virtual GPU's simulated clock and its cycle-approximate timing model.
+//
+// Two modes (MUSA_SIM_TIMING): "model" (default) and "wall". Under the model, kernels are
+// compiled with InstrumentTimingPass counters; every stream operation gets a simulated start
+// and end on a per-stream Timeline, placed on the device's engines (DeviceClock); events
+// stamp simulated time. "wall" compiles kernels without counters and stamps host time, for
+// people who want to time the simulator itself. simdevice/TIMING.md documents the model.
+#pragma once
+
+#include "musa/sim/DeviceProfile.h"
+#include "musa/sim/GridLauncher.h"
+#include "musa/sim/KernelAbi.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace musa::sim {
+
+/// True unless MUSA_SIM_TIMING=wall (read once).
+bool timingModelOn();
+
+// ---------------------------------------------------------------------------------------
+// Simulated time of stream operations
+
+/// Where an in-order sequence of operations (a stream, or one graph node) stands in
+/// simulated time: the end of its latest operation, in nanoseconds since the process began.
+/// Atomic because a stream's operation may read another stream's timeline (legacy-stream
+/// ordering) while that stream's own operation advances it.
+struct Timeline {
+  std::atomic<double> readyNs{0};
+};
+
+/// The timeline of the operation running on this host thread (null outside operations).
+Timeline *currentTimeline();
+
+/// Makes `timeline` current on this host thread for the scope's lifetime.
+class TimelineScope {
+public:
+  explicit TimelineScope(Timeline *timeline);
+  ~TimelineScope();
+  TimelineScope(const TimelineScope &) = delete;
+  TimelineScope &operator=(const TimelineScope &) = delete;
+
+private:
+  Timeline *previous_;
+};
+
+/// The engines of one device: operations on one engine never overlap in simulated time;
+/// operations on different engines do. With two or more copy engines host-to-device and
+/// device-to-host copies each have one; with one they share it; with none copies use the
+/// compute engine.
+enum class Engine { Compute, CopyIn, CopyOut };
+
+class DeviceClock {
+public:
+  explicit DeviceClock(int asyncEngineCount) : copyEngines_(asyncEngineCount) {}
+  /// Places an operation that may start at `readyNs` and lasts `durationNs`: it starts when
+  /// its engine is free. Returns the end time.
+  double place(Engine engine, double readyNs, double durationNs, double *startNs = nullptr);
+
+private:
+  int slot(Engine engine) const;
+  std::mutex mutex_;
+  double freeAt_[3] = {0, 0, 0};
+  int copyEngines_;
+};
+
+/// Advances the current timeline (if any) by an operation on `engine`; returns its start.
+double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs);
+
+/// Simulated duration of a copy of `bytes`: latency plus bytes over the link's bandwidth.
+enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
+                       DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
+double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes);
+/// Simulated duration of a device memset of `bytes`.
+double memsetNs(const DeviceProfile &profile, uint64_t bytes);
+Engine engineFor(CopyRoute route);
+
+// ---------------------------------------------------------------------------------------
+// Kernel counters (filled by instrumented code through the executor)
+
+/// Per memory-access site of a kernel: thread-level executions and sampled warp accesses.
+struct SiteStats {
+  uint32_t info = 0; // abi::Access* flags, size and load group
+  uint64_t globalExecs = 0, sharedExecs = 0;
+  uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
+  uint64_t sharedWarps = 0, sharedLanes = 0, wavefronts = 0; // sampled shared warp accesses
+};
+
+/// Everything one launch's instrumented code counted, merged over its blocks.
+class KernelCounters {
+public:
+  /// `memoryBase/Size`: the device heap, whose touched 32-byte sectors are tracked to find
+  /// the launch's unique footprint.
+  KernelCounters(const GridLaunch &launch, const char *memoryBase, uint64_t memorySize);
+  ~KernelCounters();
+
+  /// Marks the sectors of [address, address+size) as touched (thread-safe).
+  void touch(uintptr_t address, uint32_t size);
+  /// Adds one block's counts (thread-safe).
+  void merge(const uint64_t *classes, const std::vector<SiteStats> &sites,
+             const std::vector<uintptr_t> &atomicAddresses);
+
+  std::array<uint64_t, abi::ClassCount> classes{};
+  std::vector<SiteStats> sites;
+  uint64_t uniqueSectors() const;
+  uint64_t untrackedSectors() const { return untracked_.load(); }
+  size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
+  /// Blocks are sampled for coalescing and bank conflicts when this says so.
+  bool sampleBlock(uint64_t linearBlock) const;
+
+private:
+  static constexpr unsigned ChunkShift = 20; // 1 MiB of address space per bitmap chunk
+  const char *base_;
+  uint64_t size_;
+  std::unique_ptr<std::atomic<std::atomic<uint64_t> *>[]> chunks_;
+  size_t chunkCount_ = 0;
+  std::atomic<uint64_t> untracked_{0};
+  uint64_t sampleStride_ = 1;
+  std::mutex mutex_;
+  std::unordered_set<uintptr_t> atomicAddresses_;
+};
+
+/// The executor's view of one running block while a launch is counted.
+struct BlockCounters {
+  uint64_t classes[abi::ClassCount] = {}; // first: generated code adds here
+  KernelCounters *kernel = nullptr;
+  uintptr_t sharedBase = 0;
+  uint64_t sharedSize = 0;
+  uint32_t threads = 0, warpSize = 32;
+  bool sampling = false;
+  std::vector<SiteStats> sites;
+  std::vector<uint8_t> instance;   // sampling: [thread * sites + site] accesses seen so far
+  std::vector<uintptr_t> samples;  // sampling: [(site * Samples + k) * threads + thread] + 1
+  std::vector<uintptr_t> atomics;  // sampled atomic addresses
+  static constexpr unsigned Samples = 2;
+
+  /// Prepares for block `linearBlock` of `launch` (with `sharedBytes` of shared memory at
+  /// `shared`).
+  void begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
+             uint64_t sharedBytes);
+  /// Folds the samples into warp accesses and merges everything into the kernel's counters.
+  void end();
+};
+
+// ---------------------------------------------------------------------------------------
+// The analytic model
+
+struct KernelEstimate {
+  double ns = 0;          // predicted duration including launch overhead
+  double cycles = 0;      // SM cycles of the kernel body
+  double occupancy = 0;   // resident threads per SM / maximum
+  int blocksPerSM = 0;
+  std::array<double, abi::ClassCount> warpInstructions{};
+  double globalWarpAccesses = 0, sharedWarpAccesses = 0;
+  double sectors = 0;     // L2 transactions (32-byte sectors)
+  double dramBytes = 0;   // after reuse in L2
+  double wavefronts = 0;  // shared-memory wavefronts (bank conflicts add to these)
+  double atomics = 0;
+  // The terms the model compares (cycles); the largest names the limiter.
+  double computeCycles = 0, sharedCycles = 0, dramCycles = 0, l2Cycles = 0,
+         latencyCycles = 0, barrierCycles = 0, atomicCycles = 0;
+  std::string limiter;
+};
+
+KernelEstimate estimateKernel(const DeviceProfile &profile, const GridLaunch &launch,
+                              const KernelCounters &counters);
+
+// ---------------------------------------------------------------------------------------
+// Profile report (MUSA_SIM_REPORT=1 prints a table at exit; =path.json writes JSON)
+
+struct ReportRow {
+  std::string kind; // "kernel", "memcpy HtoD", ...
+  std::string name;
+  int device = 0;
+  Dim3 grid, block;
+  double startNs = 0, ns = 0;
+  uint64_t bytes = 0;
+  KernelEstimate estimate; // kernels only
+};
+
+/// Records a row if a report was asked for (thread-safe; the report is written at exit).
+void reportOperation(ReportRow row);
+bool reportEnabled();
+
+} // namespace musa::sim

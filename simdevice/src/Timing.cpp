@@ -1,0 +1,414 @@
+// Simulated time: timelines, engines, copy costs, kernel counters and the analytic model.
+#include "musa/sim/Timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace musa::sim {
+
+bool timingModelOn() {
+  static const bool on = [] {
+    const char *mode = std::getenv("MUSA_SIM_TIMING");
+    return !(mode && std::strcmp(mode, "wall") == 0);
+  }();
+  return on;
+}
+
+// ---------------------------------------------------------------------------------------
+// Timelines and engines
+
+namespace {
+thread_local Timeline *current = nullptr;
+} // namespace
+
+Timeline *currentTimeline() { return current; }
+
+TimelineScope::TimelineScope(Timeline *timeline) : previous_(current) { current = timeline; }
+TimelineScope::~TimelineScope() { current = previous_; }
+
+int DeviceClock::slot(Engine engine) const {
+  if (engine == Engine::Compute || copyEngines_ <= 0)
+    return 0;
+  if (copyEngines_ == 1)
+    return 1;
+  return engine == Engine::CopyIn ? 1 : 2;
+}
+
+double DeviceClock::place(Engine engine, double readyNs, double durationNs, double *startNs) {
+  std::lock_guard lock(mutex_);
+  double &freeAt = freeAt_[slot(engine)];
+  double start = std::max(readyNs, freeAt);
+  freeAt = start + durationNs;
+  if (startNs)
+    *startNs = start;
+  return freeAt;
+}
+
+double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs) {
+  Timeline *t = currentTimeline();
+  if (!t)
+    return 0;
+  double start = 0;
+  t->readyNs = clock.place(engine, t->readyNs.load(), durationNs, &start);
+  return start;
+}
+
+double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes) {
+  double gbs = p.hostLinkBandwidthGBs; // GB/s is bytes per nanosecond
+  double latency = p.copyLatencyUs * 1000;
+  switch (route) {
+  case CopyRoute::HostToDevicePageable:
+  case CopyRoute::DeviceToHostPageable:
+    gbs *= p.pageableCopyFactor;
+    break;
+  case CopyRoute::DeviceToDevice:
+    gbs = p.memoryBandwidthGBs * p.dramEfficiency / 2; // each byte is read and written
+    latency = p.kernelLaunchUs * 1000;
+    break;
+  case CopyRoute::Peer:
+    gbs = p.peerBandwidthGBs;
+    break;
+  case CopyRoute::HostToHost:
+    gbs = 10; // a host memcpy; about one core's bandwidth
+    latency = 1000;
+    break;
+  default:
+    break;
+  }
+  return latency + double(bytes) / gbs;
+}
+
+double memsetNs(const DeviceProfile &p, uint64_t bytes) {
+  return p.kernelLaunchUs * 1000 + double(bytes) / (p.memoryBandwidthGBs * p.dramEfficiency);
+}
+
+Engine engineFor(CopyRoute route) {
+  switch (route) {
+  case CopyRoute::HostToDevicePinned:
+  case CopyRoute::HostToDevicePageable:
+    return Engine::CopyIn;
+  case CopyRoute::DeviceToHostPinned:
+  case CopyRoute::DeviceToHostPageable:
+  case CopyRoute::HostToHost:
+    return Engine::CopyOut;
+  default:
+    return Engine::Compute;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Counters
+
+KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
+                               uint64_t memorySize)
+    : base_(memoryBase), size_(memoryBase ? memorySize : 0),
+      chunkCount_(size_ >> ChunkShift) {
+  sites.resize(launch.kernel->timingSites);
+  // A calloc'd table of null chunk pointers: untouched pages of it are never faulted in.
+  chunks_.reset(new std::atomic<std::atomic<uint64_t> *>[chunkCount_ ? chunkCount_ : 1]());
+  // About 64 sampled blocks per launch, spread over the grid.
+  uint64_t blocks = launch.grid.count();
+  sampleStride_ = std::max<uint64_t>(1, blocks / 64);
+}
+
+KernelCounters::~KernelCounters() {
+  for (size_t i = 0; i < chunkCount_; ++i)
+    delete[] chunks_[i].load(std::memory_order_relaxed);
+}
+
+bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
+  return linearBlock % sampleStride_ == 0;
+}
+
+void KernelCounters::touch(uintptr_t address, uint32_t size) {
+  uint64_t offset = address - uintptr_t(base_);
+  if (offset >= size_ || size == 0) {
+    untracked_.fetch_add((size + 31) / 32, std::memory_order_relaxed);
+    return;
+  }
+  constexpr uint64_t wordsPerChunk = (uint64_t(1) << ChunkShift) / 32 / 64;
+  for (uint64_t sector = offset / 32, last = (offset + size - 1) / 32; sector <= last;
+       ++sector) {
+    uint64_t chunk = sector * 32 >> ChunkShift;
+    if (chunk >= chunkCount_)
+      return;
+    std::atomic<uint64_t> *words = chunks_[chunk].load(std::memory_order_acquire);
+    if (!words) {
+      auto *fresh = new std::atomic<uint64_t>[wordsPerChunk]();
+      if (chunks_[chunk].compare_exchange_strong(words, fresh, std::memory_order_acq_rel))
+        words = fresh;
+      else
+        delete[] fresh; // another thread installed one: `words` now holds it
+    }
+    uint64_t bit = sector % (wordsPerChunk * 64);
+    std::atomic<uint64_t> &w = words[bit / 64];
+    uint64_t mask = uint64_t(1) << (bit % 64);
+    if (!(w.load(std::memory_order_relaxed) & mask))
+      w.fetch_or(mask, std::memory_order_relaxed);
+  }
+}
+
+uint64_t KernelCounters::uniqueSectors() const {
+  constexpr uint64_t wordsPerChunk = (uint64_t(1) << ChunkShift) / 32 / 64;
+  uint64_t n = 0;
+  for (size_t i = 0; i < chunkCount_; ++i)
+    if (const std::atomic<uint64_t> *words = chunks_[i].load(std::memory_order_acquire))
+      for (uint64_t k = 0; k < wordsPerChunk; ++k)
+        n += uint64_t(__builtin_popcountll(words[k].load(std::memory_order_relaxed)));
+  return n;
+}
+
+void KernelCounters::merge(const uint64_t *blockClasses, const std::vector<SiteStats> &blockSites,
+                           const std::vector<uintptr_t> &atomicAddresses) {
+  std::lock_guard lock(mutex_);
+  for (unsigned c = 0; c < abi::ClassCount; ++c)
+    classes[c] += blockClasses[c];
+  for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
+    SiteStats &s = sites[i];
+    const SiteStats &b = blockSites[i];
+    s.info |= b.info;
+    s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
+    s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
+    s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
+    s.wavefronts += b.wavefronts;
+  }
+  for (uintptr_t a : atomicAddresses)
+    if (atomicAddresses_.size() < 1u << 16)
+      atomicAddresses_.insert(a);
+}
+
+void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
+                          uint64_t sharedBytes) {
+  std::fill(std::begin(classes), std::end(classes), 0);
+  kernel = launch.counters;
+  sharedBase = uintptr_t(shared);
+  sharedSize = sharedBytes;
+  threads = uint32_t(launch.block.count());
+  warpSize = uint32_t(launch.warpSize);
+  size_t n = kernel->sites.size();
+  sites.assign(n, SiteStats());
+  atomics.clear();
+  sampling = kernel->sampleBlock(linearBlock);
+  if (sampling) {
+    instance.assign(size_t(threads) * n, 0);
+    samples.assign(n * Samples * threads, 0);
+  }
+}
+
+namespace {
+/// Distinct 32-byte sectors touched by one warp access.
+uint64_t warpSectors(std::vector<uint64_t> &scratch) {
+  std::sort(scratch.begin(), scratch.end());
+  return uint64_t(std::unique(scratch.begin(), scratch.end()) - scratch.begin());
+}
+
+/// Shared-memory wavefronts of one warp access: the most distinct 4-byte words any one of
+/// the 32 banks must serve (lanes reading the same word share it).
+uint64_t warpWavefronts(std::vector<uint64_t> &words) {
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  unsigned perBank[32] = {};
+  unsigned most = 0;
+  for (uint64_t w : words)
+    most = std::max(most, ++perBank[w % 32]);
+  return most;
+}
+} // namespace
+
+void BlockCounters::end() {
+  if (sampling) {
+    std::vector<uint64_t> global, shared;
+    size_t n = sites.size();
+    for (size_t site = 0; site < n; ++site) {
+      SiteStats &s = sites[site];
+      uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+      for (unsigned k = 0; k < Samples; ++k) {
+        const uintptr_t *row = &samples[(site * Samples + k) * threads];
+        for (uint32_t first = 0; first < threads; first += warpSize) {
+          global.clear(), shared.clear();
+          for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
+            if (!row[t])
+              continue;
+            uintptr_t a = row[t] - 1;
+            if (a - sharedBase < sharedSize) {
+              for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
+                shared.push_back(w);
+              ++s.sharedLanes;
+            } else {
+              for (uintptr_t sec = a / 32; sec <= (a + size - 1) / 32; ++sec)
+                global.push_back(sec);
+              ++s.globalLanes;
+              if (s.info & abi::AccessAtomic)
+                atomics.push_back(a);
+            }
+          }
+          if (!global.empty())
+            ++s.globalWarps, s.sectors += warpSectors(global);
+          if (!shared.empty())
+            ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
+        }
+      }
+    }
+  }
+  kernel->merge(classes, sites, atomics);
+}
+
+// ---------------------------------------------------------------------------------------
+// The model (TIMING.md explains each term)
+
+KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
+                              const KernelCounters &k) {
+  KernelEstimate e;
+  const double ws = launch.warpSize;
+  const double threads = double(launch.block.count());
+  const double warpsPerBlock = std::ceil(threads / ws);
+  const double lanes = threads / warpsPerBlock; // average active lanes of a warp
+  const double blocks = double(launch.grid.count());
+  const double sms = p.multiProcessorCount;
+  const double cyclesPerNs = p.clockRateKHz / 1e6;
+
+  // Occupancy: resident blocks per multiprocessor.
+  double shared = double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
+  double byThreads = std::floor(p.maxThreadsPerMultiProcessor / (warpsPerBlock * ws));
+  double byRegs = std::floor(p.regsPerMultiprocessor / (p.regsPerThread * warpsPerBlock * ws));
+  double byShared = shared > 0 ? std::floor(double(p.sharedMemPerMultiprocessor) / shared) : 1e9;
+  double perSM = std::max(1.0, std::min({double(p.maxBlocksPerMultiProcessor), byThreads,
+                                         byRegs, byShared}));
+  e.blocksPerSM = int(perSM);
+  e.occupancy = std::min(1.0, perSM * warpsPerBlock * ws / p.maxThreadsPerMultiProcessor);
+  const double blocksOnBusiest = std::ceil(blocks / sms);
+  const double waves = std::ceil(blocksOnBusiest / perSM);
+
+  // Warp-level instruction counts.
+  for (unsigned c = 0; c < abi::ClassCount; ++c)
+    e.warpInstructions[c] = double(k.classes[c]) / lanes;
+  double globalLoadChains = 0; // global load warp accesses divided by their load group
+  double barriers = e.warpInstructions[abi::ClassBarrier];
+  for (const SiteStats &s : k.sites) {
+    uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+    if (s.globalExecs) {
+      double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
+      double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
+      double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps
+                                     : std::ceil(sampledLanes * size / 32);
+      e.globalWarpAccesses += warps;
+      e.sectors += warps * sectors;
+      if (s.info & abi::AccessAtomic)
+        e.atomics += double(s.globalExecs);
+      else if (!(s.info & abi::AccessStore))
+        globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
+    }
+    if (s.sharedExecs) {
+      double sampledLanes = s.sharedWarps ? double(s.sharedLanes) / s.sharedWarps : lanes;
+      double warps = double(s.sharedExecs) / std::max(1.0, sampledLanes);
+      double fronts = s.sharedWarps ? double(s.wavefronts) / s.sharedWarps
+                                    : std::ceil(sampledLanes * size / 128);
+      e.sharedWarpAccesses += warps;
+      e.wavefronts += warps * fronts;
+    }
+  }
+
+  // Throughput of the busiest multiprocessor: each pipe, and the issue slots.
+  auto perBlock = [&](double total) { return total / blocks; };
+  const double w = ws; // one warp instruction occupies a pipe for warpSize / lanes cycles
+  double pipes[] = {
+      perBlock(e.warpInstructions[abi::ClassInt] + e.warpInstructions[abi::ClassBranch]) * w /
+          p.intLanes,
+      perBlock(e.warpInstructions[abi::ClassFp32]) * w / p.fp32Lanes,
+      perBlock(e.warpInstructions[abi::ClassFp64]) * w / p.fp64Lanes,
+      perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,
+      perBlock(e.globalWarpAccesses + e.sharedWarpAccesses + e.warpInstructions[abi::ClassWarp]) *
+          w / p.ldstLanes};
+  double issued = 0;
+  for (double x : e.warpInstructions)
+    issued += x;
+  issued += e.globalWarpAccesses + e.sharedWarpAccesses;
+  double pipeCycles = std::max(*std::max_element(std::begin(pipes), std::end(pipes)),
+                               perBlock(issued) / p.issueWidth);
+  e.computeCycles = blocksOnBusiest * pipeCycles;
+  e.sharedCycles = blocksOnBusiest * perBlock(e.wavefronts); // one wavefront per cycle
+
+  // Memory: L2 sees every sector; DRAM the unique footprint, plus re-reads once the
+  // footprint outgrows L2.
+  double l2Bytes = e.sectors * 32;
+  double unique = double(k.uniqueSectors() + k.untrackedSectors()) * 32;
+  unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
+  double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
+  e.dramBytes = unique + (l2Bytes - unique) * missFraction;
+  double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
+  e.dramCycles = e.dramBytes / bytesPerCycle;
+  e.l2Cycles = l2Bytes / (p.l2BandwidthGBs / cyclesPerNs);
+
+  // Latency: one warp's dependent chain, once per wave of resident blocks.
+  double instructionsPerWarp = issued / (blocks * warpsPerBlock);
+  double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
+  double barriersPerWarp = barriers / (blocks * warpsPerBlock);
+  e.latencyCycles = waves * (instructionsPerWarp * p.dependentIssueCycles +
+                             loadsPerWarp * p.dramLatencyCycles);
+  e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
+
+  // Atomics: device-wide throughput, or serialised per address when few addresses take many.
+  if (e.atomics > 0) {
+    double addresses = std::max<double>(1, double(k.distinctAtomicAddresses()));
+    double rate = std::min(p.atomicOpsPerCycle, addresses / p.sameAddressAtomicCycles);
+    e.atomicCycles = e.atomics / rate;
+  }
+
+  // A warp's chain includes its barrier waits; name the larger part.
+  double chain = e.latencyCycles + e.barrierCycles;
+  struct Term {
+    double cycles;
+    const char *name;
+  } terms[] = {{e.computeCycles, "compute"},
+               {e.sharedCycles, "shared memory"},
+               {e.dramCycles, "memory bandwidth"},
+               {e.l2Cycles, "memory bandwidth"},
+               {chain, e.barrierCycles > e.latencyCycles ? "barrier" : "latency"},
+               {e.atomicCycles, "atomics"}};
+  const Term *top = &terms[0];
+  double sum = 0;
+  for (const Term &t : terms) {
+    sum += t.cycles;
+    if (t.cycles > top->cycles)
+      top = &t;
+  }
+  // The largest term bounds the kernel; the others overlap with it only partly.
+  e.cycles = top->cycles + 0.1 * (sum - top->cycles);
+  e.limiter = top->name;
+  e.ns = p.kernelLaunchUs * 1000 + e.cycles / cyclesPerNs;
+  return e;
+}
+
+} // namespace musa::sim
+
+// ---------------------------------------------------------------------------------------
+// Builtins that instrumented code calls
+
+using musa::sim::BlockCounters;
+
+extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
+                               musa::sim::ThreadContext *ctx) {
+  auto *b = reinterpret_cast<BlockCounters *>(ctx->counters);
+  if (site >= b->sites.size())
+    return;
+  uintptr_t a = uintptr_t(address);
+  musa::sim::SiteStats &s = b->sites[site];
+  s.info = info;
+  if (a - b->sharedBase < b->sharedSize) {
+    ++s.sharedExecs;
+  } else {
+    ++s.globalExecs;
+    b->kernel->touch(a, info & 0xffff);
+  }
+  if (b->sampling) {
+    uint32_t t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+    size_t n = b->sites.size();
+    uint8_t &k = b->instance[size_t(t) * n + site];
+    if (k < BlockCounters::Samples) {
+      b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
+      ++k;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// The profile report: one row per kernel and copy, printed (or written as JSON) at exit.
+#include "musa/sim/Timing.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace musa::sim {
+
+namespace {
+
+const char *const ClassNames[abi::ClassCount] = {"int",    "fp32",    "fp64", "special",
+                                                 "branch", "barrier", "warp"};
+
+std::string dim(const Dim3 &d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+std::string jsonString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20)
+      continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+class Report {
+public:
+  static Report &get() {
+    static Report report;
+    return report;
+  }
+  const char *target() const { return target_; }
+  void add(ReportRow row) {
+    std::lock_guard lock(mutex_);
+    rows_.push_back(std::move(row));
+  }
+  ~Report() {
+    if (!target_)
+      return;
+    if (std::strstr(target_, ".json"))
+      writeJson();
+    else
+      printTable();
+  }
+
+private:
+  Report() {
+    const char *env = std::getenv("MUSA_SIM_REPORT");
+    target_ = env && *env && std::strcmp(env, "0") != 0 ? env : nullptr;
+  }
+
+  void printTable() const {
+    std::FILE *out = stderr;
+    std::fprintf(out, "\nmusa-sim profile report (simulated time; MUSA_SIM_TIMING=%s)\n",
+                 timingModelOn() ? "model" : "wall");
+    std::fprintf(out, "%-3s %-12s %-28s %-16s %-12s %5s %12s %12s %14s %12s  %s\n", "dev", "kind",
+                 "name", "grid", "block", "occ", "warp instr", "sectors", "DRAM bytes",
+                 "time (us)", "limited by");
+    for (const ReportRow &r : rows_) {
+      const KernelEstimate &e = r.estimate;
+      bool kernel = r.kind == "kernel";
+      double instr = 0;
+      for (double x : e.warpInstructions)
+        instr += x;
+      instr += e.globalWarpAccesses + e.sharedWarpAccesses;
+      std::string name = r.name.size() > 28 ? r.name.substr(0, 25) + "..." : r.name;
+      std::fprintf(out, "%-3d %-12s %-28s %-16s %-12s %5.2f %12.0f %12.0f %14.0f %12.3f  %s\n",
+                   r.device, r.kind.c_str(), name.c_str(), kernel ? dim(r.grid).c_str() : "-",
+                   kernel ? dim(r.block).c_str() : "-", e.occupancy, instr, e.sectors,
+                   kernel ? e.dramBytes : double(r.bytes), r.ns / 1000,
+                   kernel ? e.limiter.c_str() : "copy engine");
+    }
+  }
+
+  void writeJson() const {
+    std::FILE *out = std::fopen(target_, "w");
+    if (!out) {
+      std::fprintf(stderr, "musa-sim: cannot write the profile report to %s\n", target_);
+      return;
+    }
+    std::fprintf(out, "{\"timing\": \"%s\", \"operations\": [", timingModelOn() ? "model" : "wall");
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      const ReportRow &r = rows_[i];
+      const KernelEstimate &e = r.estimate;
+      std::fprintf(out, "%s\n  {\"kind\": %s, \"name\": %s, \"device\": %d, \"start_us\": %.3f, "
+                   "\"time_us\": %.3f, \"bytes\": %llu", i ? "," : "", jsonString(r.kind).c_str(),
+                   jsonString(r.name).c_str(), r.device, r.startNs / 1000, r.ns / 1000,
+                   (unsigned long long)r.bytes);
+      if (r.kind == "kernel") {
+        std::fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+                     "\"occupancy\": %.4f, \"blocks_per_sm\": %d, \"instructions\": {",
+                     r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, e.occupancy,
+                     e.blocksPerSM);
+        for (unsigned c = 0; c < abi::ClassCount; ++c)
+          std::fprintf(out, "\"%s\": %.0f, ", ClassNames[c], e.warpInstructions[c]);
+        std::fprintf(out, "\"global_ldst\": %.0f, \"shared_ldst\": %.0f}, \"sectors\": %.0f, "
+                     "\"dram_bytes\": %.0f, \"shared_wavefronts\": %.0f, \"atomics\": %.0f, "
+                     "\"cycles\": {\"compute\": %.0f, \"shared\": %.0f, \"dram\": %.0f, "
+                     "\"l2\": %.0f, \"latency\": %.0f, \"barrier\": %.0f, \"atomics\": %.0f, "
+                     "\"total\": %.0f}, \"limiter\": %s",
+                     e.globalWarpAccesses, e.sharedWarpAccesses, e.sectors, e.dramBytes,
+                     e.wavefronts, e.atomics, e.computeCycles, e.sharedCycles, e.dramCycles,
+                     e.l2Cycles, e.latencyCycles, e.barrierCycles, e.atomicCycles, e.cycles,
+                     jsonString(e.limiter).c_str());
+      }
+      std::fputs("}", out);
+    }
+    std::fputs("\n]}\n", out);
+    std::fclose(out);
+  }
+
+  const char *target_ = nullptr;
+  std::mutex mutex_;
+  std::vector<ReportRow> rows_;
+};
+
+} // namespace
+
+bool reportEnabled() { return Report::get().target() != nullptr; }
+
+void reportOperation(ReportRow row) {
+  if (reportEnabled())
+    Report::get().add(std::move(row));
+}
+
+} // namespace musa::sim
