@@ -53,12 +53,13 @@ test)
   ;;
 asan|tsan)
   cd "$build"
-  # Sanitizer runs skip the benchmark (its timings mean nothing there).
+  # Sanitizer runs skip the benchmarks and the timing validation (slow there, and their
+  # figures mean nothing under a sanitizer).
   export TSAN_OPTIONS="suppressions=$top/cmake/tsan.supp ${TSAN_OPTIONS:-}"
   # Device faults are ours to catch: ASan must leave SIGSEGV to the simulator.
   export ASAN_OPTIONS="handle_segv=0:allow_user_segv_handler=1:detect_stack_use_after_return=0 ${ASAN_OPTIONS:-}"
   # shellcheck disable=SC2086
-  ctest --output-on-failure -j "$jobs" -LE benchmark ${CTEST_ARGS:-}
+  ctest --output-on-failure -j "$jobs" -LE "benchmark|validation" ${CTEST_ARGS:-}
   ;;
 *)
   echo "usage: $0 demo|test|asan|tsan" >&2

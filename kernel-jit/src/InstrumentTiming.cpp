@@ -157,14 +157,19 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   } else {
     return nullptr;
   }
-  if (isa<AllocaInst>(getUnderlyingObject(ptr, 12)))
+  const Value *object = getUnderlyingObject(ptr, 12);
+  if (isa<AllocaInst>(object))
     return nullptr; // the thread's own stack ("local memory")
+  if (auto *arg = dyn_cast<Argument>(object); arg && arg == getContextArg(*const_cast<Function *>(arg->getParent())))
+    return nullptr; // a special register (threadIdx, ...) lowered to a context field
   uint64_t size = DL.getTypeStoreSize(T);
   info |= uint32_t(std::min<uint64_t>(size, 0xffff));
   return ptr;
 }
 
-void instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_t &nextSite) {
+/// Instruments one basic block; returns its counts per class (its row of the block table).
+Counts instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_t &nextSite,
+                       uint32_t blockId) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   Counts counts{};
   SmallVector<std::pair<Instruction *, uint32_t>, 8> accesses;
@@ -174,6 +179,8 @@ void instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_
     if (accessPointer(I, info, DL)) {
       accesses.push_back({&I, info});
       loads += !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
+    } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+      ++counts[sim::abi::ClassInt]; // a special-register read or a stack access
     } else {
       classify(I, counts);
     }
@@ -195,6 +202,11 @@ void instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_
     }
     Value *issued = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset);
     b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(total)), issued);
+    Value *blockCounts = b.CreateLoad(
+        b.getPtrTy(),
+        b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::BlockCountsOffset));
+    Value *slot = b.CreateConstInBoundsGEP1_32(b.getInt32Ty(), blockCounts, blockId);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt32Ty(), slot), b.getInt32(1)), slot);
   }
   uint32_t group = std::min(loads, 255u) << sim::abi::AccessGroupShift;
   for (auto [I, info] : accesses) {
@@ -205,6 +217,7 @@ void instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_
       ptr = b.CreateAddrSpaceCast(ptr, b.getPtrTy());
     b.CreateCall(hook, {ptr, b.getInt32(info | group), b.getInt32(nextSite++), ctx});
   }
+  return counts;
 }
 
 } // namespace
@@ -216,15 +229,28 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
       sim::abi::MemAccessFn,
       FunctionType::get(Type::getVoidTy(C), {ptrTy, i32, i32, ptrTy}, false));
   uint32_t sites = 0;
+  SmallVector<Constant *, 64> rows;
+  auto *rowType = ArrayType::get(i32, sim::abi::ClassCount);
   for (Function &F : M) {
     Argument *ctx = F.isDeclaration() ? nullptr : getContextArg(F);
     if (!ctx)
       continue;
-    for (BasicBlock &BB : F)
-      instrumentBlock(BB, ctx, hook, sites);
+    for (BasicBlock &BB : F) {
+      Counts counts = instrumentBlock(BB, ctx, hook, sites, uint32_t(rows.size()));
+      SmallVector<Constant *, sim::abi::ClassCount> row;
+      for (unsigned n : counts)
+        row.push_back(ConstantInt::get(i32, n));
+      rows.push_back(ConstantArray::get(rowType, row));
+    }
   }
   new GlobalVariable(M, i32, true, GlobalValue::ExternalLinkage, ConstantInt::get(i32, sites),
                      TimingSitesSymbol);
+  auto *tableType = ArrayType::get(rowType, rows.size());
+  auto *blocksType = StructType::get(C, {i32, tableType});
+  new GlobalVariable(M, blocksType, true, GlobalValue::ExternalLinkage,
+                     ConstantStruct::get(blocksType, {ConstantInt::get(i32, rows.size()),
+                                                      ConstantArray::get(tableType, rows)}),
+                     TimingBlocksSymbol);
   return PreservedAnalyses::none();
 }
 

@@ -30,7 +30,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-9";
+constexpr const char *LoweringVersion = "lowering-11";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -243,11 +243,19 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.paramSizes.assign(sizes, sizes + f->paramCount);
   out.timingSites = 0;
   out.instrumented = false;
-  if (auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol)) {
+  auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol);
+  auto blocks = jit_->lookup(*module.dylib, TimingBlocksSymbol);
+  if (sites && blocks) {
     out.timingSites = *sites->toPtr<const uint32_t *>();
+    const uint32_t *table = blocks->toPtr<const uint32_t *>();
+    out.timingBlocks = table[0];
+    out.timingBlockTable = table + 1;
     out.instrumented = true;
   } else {
-    consumeError(sites.takeError());
+    if (!sites)
+      consumeError(sites.takeError());
+    if (!blocks)
+      consumeError(blocks.takeError());
   }
   return {};
 }

@@ -1,28 +1,29 @@
 # NVIDIA H200 SXM (Hopper, compute 9.0): the GPU the project validates against. [spec]:
 # NVIDIA's published figures (132 SMs, 1980 MHz boost, 141 GB HBM3e at 4.8 TB/s, 50 MB L2);
-# [cuda]: limits every compute-9.0 device reports. To be re-checked with a device query.
+# [cuda]: limits every compute-9.0 device reports; [query]: checked with a device query on
+# the H200 the project validates against (tests/hardware/h200_device_query.txt).
 name = NVIDIA H200
 arch = sm_90
 compute_major = 9
 compute_minor = 0
-multiprocessors = 132                   # [spec]
+multiprocessors = 132                   # [query]
 warp_size = 32                          # [cuda]
 max_threads_per_block = 1024            # [cuda]
 max_threads_per_multiprocessor = 2048   # [cuda]
 max_blocks_per_multiprocessor = 32      # [cuda]
 shared_mem_per_block = 48K              # [cuda]
-shared_mem_per_block_optin = 227K       # [cuda]
-shared_mem_per_multiprocessor = 228K    # [cuda]
+shared_mem_per_block_optin = 227K              # [query]
+shared_mem_per_multiprocessor = 228K           # [query]
 regs_per_block = 65536                  # [cuda]
 regs_per_multiprocessor = 65536         # [cuda]
-clock_rate_khz = 1980000                # [spec]
-memory_clock_rate_khz = 3201000         # [est]
-memory_bus_width = 6144                 # [spec]
-total_global_mem = 141G                 # [spec]
-l2_cache_size = 50M                     # [spec]
-async_engine_count = 3                  # [est]
+clock_rate_khz = 1980000                # [query]
+memory_clock_rate_khz = 3201000         # [query]
+memory_bus_width = 6016                 # [query] tests/hardware/h200_device_query.txt
+total_global_mem = 150109880320         # [query]
+l2_cache_size = 60M                    # [query] (NVIDIA quotes 50 MB usable)
+async_engine_count = 3                  # [query]
 memory_bandwidth_gbs = 4800             # [spec]
-host_link_bandwidth_gbs = 50            # [est] PCIe 5.0 x16 effective
+host_link_bandwidth_gbs = 54            # [fit] pinned 64 MB copies (PCIe 5.0 x16)
 max_block_dim = 1024,1024,64
 max_grid_dim = 2147483647,65535,65535
 total_const_mem = 64K
@@ -41,13 +42,17 @@ sfu_lanes = 16                          # [arch]
 ldst_lanes = 32                         # [arch]
 dependent_issue_cycles = 4              # [est]
 dram_latency_cycles = 600               # [est]
+l1_latency_cycles = 35                  # [est] Hopper L1 hit
+l2_latency_cycles = 260                 # [est] Hopper L2 hit
+l1_sectors_per_cycle = 4                # [arch] 128 bytes per cycle per SM
+l2_requests_per_cycle = 30              # [fit]
 l2_bandwidth_gbs = 9000                 # [est]
-dram_efficiency = 0.9                   # [est]
-atomic_ops_per_cycle = 64               # [est]
-same_address_atomic_cycles = 2          # [est]
+dram_efficiency = 0.7                     # [fit] streaming kernels reach about 3.4 TB/s
+atomic_ops_per_cycle = 18               # [fit] histogram, 4096 bins
+same_address_atomic_cycles = 6          # [fit] histogram, 16 bins
 barrier_cycles = 24                     # [est]
-kernel_launch_us = 2.0                  # [est]
-copy_latency_us = 8                     # [est]
-pageable_copy_factor = 0.5              # [est]
+kernel_launch_us = 5.5                  # [fit] event-timed empty kernel, about 5.9 us
+copy_latency_us = 9                     # [fit] pinned 1 MB copies
+pageable_copy_factor = 0.14             # [fit] pageable 64 MB copies, 6-13 GB/s
 peer_bandwidth_gbs = 450                # [spec] NVLink 4, one direction
 regs_per_thread = 32                    # [est]

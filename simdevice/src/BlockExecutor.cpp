@@ -293,7 +293,15 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
 
   BlockRun run;
   run.launch = &launch;
-  run.fibers = kernel.needsFibers || blockCount > 1;
+  BlockCounters *counters = nullptr;
+  if (launch.counters) {
+    counters = &scratch.counters;
+    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount);
+    if (blockCount > 1)
+      counters->stopSampling();
+  }
+  // Sampled blocks run as fibers: each thread needs its own context to count divergence.
+  run.fibers = kernel.needsFibers || blockCount > 1 || (counters && counters->sampling);
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;
   base.ctaid[0] = blockIdx.x, base.ctaid[1] = blockIdx.y, base.ctaid[2] = blockIdx.z;
@@ -302,12 +310,9 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   base.shared = shared;
   base.dynamicShared = shared + staticBytes;
   base.block = &run;
-  BlockCounters *counters = nullptr;
-  if (launch.counters) {
-    counters = &scratch.counters;
-    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount);
-    counters->sampling = counters->sampling && blockCount == 1;
+  if (counters) {
     base.counters = counters->classes;
+    base.blockCounts = counters->blockCountsFor(0);
   }
 
   SignalFault fault;
@@ -340,6 +345,8 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
       t.context.tid[1] = uint32_t(r / launch.block.x % launch.block.y);
       t.context.tid[2] = uint32_t(r / (uint64_t(launch.block.x) * launch.block.y));
       t.context.laneId = uint32_t(r % uint32_t(launch.warpSize));
+      if (counters)
+        t.context.blockCounts = counters->blockCountsFor(i);
       t.state = ThreadState::Ready;
       t.reducing = false;
       t.warp = WarpLane();

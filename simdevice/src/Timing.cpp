@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 namespace musa::sim {
@@ -160,21 +161,27 @@ uint64_t KernelCounters::uniqueSectors() const {
   return n;
 }
 
-void KernelCounters::merge(const uint64_t *blockClasses, const std::vector<SiteStats> &blockSites,
-                           const std::vector<uintptr_t> &atomicAddresses) {
+void KernelCounters::merge(const BlockCounters &block) {
+  const std::vector<SiteStats> &blockSites = block.sites;
   std::lock_guard lock(mutex_);
-  for (unsigned c = 0; c < abi::ClassCount; ++c)
-    classes[c] += blockClasses[c];
+  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+    classes[c] += block.classes[c];
+    sampledWarpClasses[c] += block.warpClasses[c];
+    sampledThreadClasses[c] += block.threadClasses[c];
+  }
+  sampledUniqueSectors += block.uniqueSectors;
+  sampledSectorAccesses += block.sectorAccesses;
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
     const SiteStats &b = blockSites[i];
     s.info |= b.info;
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
+    s.lines += b.lines;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
     s.wavefronts += b.wavefronts;
   }
-  for (uintptr_t a : atomicAddresses)
+  for (uintptr_t a : block.atomics)
     if (atomicAddresses_.size() < 1u << 16)
       atomicAddresses_.insert(a);
 }
@@ -191,10 +198,24 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   sites.assign(n, SiteStats());
   atomics.clear();
   sampling = kernel->sampleBlock(linearBlock);
+  blockCount = launch.kernel->timingBlocks;
+  table_ = launch.kernel->timingBlockTable;
+  warpClasses.fill(0);
+  threadClasses.fill(0);
+  uniqueSectors = sectorAccesses = 0;
   if (sampling) {
     instance.assign(size_t(threads) * n, 0);
     samples.assign(n * Samples * threads, 0);
+    threadBlockCounts.assign(size_t(threads) * blockCount, 0);
+    sectorTrace.clear();
+  } else {
+    scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
   }
+}
+
+void BlockCounters::stopSampling() {
+  sampling = false;
+  scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
 }
 
 namespace {
@@ -202,6 +223,16 @@ namespace {
 uint64_t warpSectors(std::vector<uint64_t> &scratch) {
   std::sort(scratch.begin(), scratch.end());
   return uint64_t(std::unique(scratch.begin(), scratch.end()) - scratch.begin());
+}
+
+/// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
+/// serves.
+uint64_t warpLines(const std::vector<uint64_t> &sectors) {
+  uint64_t lines = 0, previous = ~uint64_t(0);
+  for (uint64_t s : sectors)
+    if (s / 4 != previous)
+      ++lines, previous = s / 4;
+  return lines;
 }
 
 /// Shared-memory wavefronts of one warp access: the most distinct 4-byte words any one of
@@ -244,15 +275,66 @@ void BlockCounters::end() {
                 atomics.push_back(a);
             }
           }
-          if (!global.empty())
+          if (!global.empty()) {
             ++s.globalWarps, s.sectors += warpSectors(global);
+            s.lines += warpLines(global);
+          }
           if (!shared.empty())
             ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
         }
       }
     }
   }
-  kernel->merge(classes, sites, atomics);
+  if (sampling) {
+    countDivergence();
+    measureReuse();
+  }
+  kernel->merge(*this);
+}
+
+void BlockCounters::countDivergence() {
+  // A warp issues a basic block once per execution by its busiest lane; its threads execute
+  // it once each.
+  const uint32_t *table = table_;
+  for (uint32_t first = 0; first < threads; first += warpSize) {
+    uint32_t last = std::min(threads, first + warpSize);
+    for (uint32_t bb = 0; bb < blockCount; ++bb) {
+      uint32_t most = 0;
+      uint64_t sum = 0;
+      for (uint32_t t = first; t < last; ++t) {
+        uint32_t n = threadBlockCounts[size_t(t) * blockCount + bb];
+        most = std::max(most, n);
+        sum += n;
+      }
+      if (!sum)
+        continue;
+      for (unsigned c = 0; c < abi::ClassCount; ++c) {
+        uint32_t perExecution = table[size_t(bb) * abi::ClassCount + c];
+        warpClasses[c] += double(most) * perExecution;
+        threadClasses[c] += double(sum) * perExecution;
+      }
+    }
+  }
+}
+
+void BlockCounters::measureReuse() {
+  // The block's warp-coalesced global sector traffic, estimated from each site's samples,
+  // set against the distinct sectors its first accesses touched (the trace).
+  double coalesced = 0, accesses = 0;
+  for (const SiteStats &s : sites) {
+    if (!s.globalExecs || (s.info & (abi::AccessAtomic | abi::AccessStore)) || !s.globalLanes)
+      continue; // L1 caches loads only; stores and atomics go through to L2
+    coalesced += double(s.globalExecs) * double(s.sectors) / double(s.globalLanes);
+    accesses += double(s.globalExecs);
+  }
+  if (sectorTrace.empty() || accesses == 0)
+    return;
+  size_t traced = sectorTrace.size();
+  std::sort(sectorTrace.begin(), sectorTrace.end());
+  uint64_t unique =
+      uint64_t(std::unique(sectorTrace.begin(), sectorTrace.end()) - sectorTrace.begin());
+  uniqueSectors = unique;
+  sectorAccesses = uint64_t(coalesced * double(traced) / accesses + 0.5);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -281,10 +363,17 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   const double blocksOnBusiest = std::ceil(blocks / sms);
   const double waves = std::ceil(blocksOnBusiest / perSM);
 
-  // Warp-level instruction counts.
-  for (unsigned c = 0; c < abi::ClassCount; ++c)
-    e.warpInstructions[c] = double(k.classes[c]) / lanes;
-  double globalLoadChains = 0; // global load warp accesses divided by their load group
+  // Warp-level instruction counts: thread-level counts times the warp/thread ratio the
+  // sampled blocks measured (1/lanes without divergence, more when lanes take different
+  // paths).
+  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+    double ratio = k.sampledThreadClasses[c] > 0
+                       ? k.sampledWarpClasses[c] / k.sampledThreadClasses[c]
+                       : 1 / lanes;
+    e.warpInstructions[c] = double(k.classes[c]) * ratio;
+  }
+  double globalLoadChains = 0; // global load warp accesses, divided by their load group
+  double loadSectors = 0, loadLines = 0, otherSectors = 0, otherLines = 0;
   double barriers = e.warpInstructions[abi::ClassBarrier];
   for (const SiteStats &s : k.sites) {
     uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
@@ -293,12 +382,17 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
       double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps
                                      : std::ceil(sampledLanes * size / 32);
+      double lines = warps * (s.globalWarps ? double(s.lines) / s.globalWarps : sectors / 4);
       e.globalWarpAccesses += warps;
       e.sectors += warps * sectors;
       if (s.info & abi::AccessAtomic)
         e.atomics += double(s.globalExecs);
-      else if (!(s.info & abi::AccessStore))
+      if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
+        otherSectors += warps * sectors, otherLines += lines;
+      } else {
+        loadSectors += warps * sectors, loadLines += lines;
         globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
+      }
     }
     if (s.sharedExecs) {
       double sampledLanes = s.sharedWarps ? double(s.sharedLanes) / s.sharedWarps : lanes;
@@ -320,7 +414,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       perBlock(e.warpInstructions[abi::ClassFp64]) * w / p.fp64Lanes,
       perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,
       perBlock(e.globalWarpAccesses + e.sharedWarpAccesses + e.warpInstructions[abi::ClassWarp]) *
-          w / p.ldstLanes};
+          w / p.ldstLanes,
+      perBlock(e.sectors) / p.l1SectorsPerCycle};
   double issued = 0;
   for (double x : e.warpInstructions)
     issued += x;
@@ -330,23 +425,35 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   e.computeCycles = blocksOnBusiest * pipeCycles;
   e.sharedCycles = blocksOnBusiest * perBlock(e.wavefronts); // one wavefront per cycle
 
-  // Memory: L2 sees every sector; DRAM the unique footprint, plus re-reads once the
-  // footprint outgrows L2.
-  double l2Bytes = e.sectors * 32;
+  // Memory. L1 keeps what a block re-reads (measured on the sampled blocks' load traces); L2 sees
+  // the rest as requests of up to one 128-byte line; DRAM sees the launch's unique footprint,
+  // plus re-reads once the footprint outgrows L2.
+  double reuse = k.sampledSectorAccesses > 0
+                     ? std::clamp(double(k.sampledUniqueSectors) / k.sampledSectorAccesses,
+                                  0.0, 1.0)
+                     : 1.0;
+  double l2Bytes = (loadSectors * reuse + otherSectors) * 32;
+  double l2Requests = loadLines * reuse + otherLines;
   double unique = double(k.uniqueSectors() + k.untrackedSectors()) * 32;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
   e.dramBytes = unique + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
   e.dramCycles = e.dramBytes / bytesPerCycle;
-  e.l2Cycles = l2Bytes / (p.l2BandwidthGBs / cyclesPerNs);
+  e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs),
+                        l2Requests / p.l2RequestsPerCycle);
 
-  // Latency: one warp's dependent chain, once per wave of resident blocks.
+  // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for
+  // L1, L2 or DRAM in the proportions the reuse figures give.
+  double toDram = l2Bytes > 0 ? std::clamp(e.dramBytes / l2Bytes, 0.0, 1.0) : 1.0;
+  double loadLatency =
+      (1 - reuse) * p.l1LatencyCycles +
+      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles);
   double instructionsPerWarp = issued / (blocks * warpsPerBlock);
   double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
   double barriersPerWarp = barriers / (blocks * warpsPerBlock);
   e.latencyCycles = waves * (instructionsPerWarp * p.dependentIssueCycles +
-                             loadsPerWarp * p.dramLatencyCycles);
+                             loadsPerWarp * loadLatency);
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 
   // Atomics: device-wide throughput, or serialised per address when few addresses take many.
@@ -401,6 +508,10 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
   } else {
     ++s.globalExecs;
     b->kernel->touch(a, info & 0xffff);
+    if (b->sampling && !(info & (musa::sim::abi::AccessAtomic | musa::sim::abi::AccessStore)) &&
+        b->sectorTrace.size() < BlockCounters::TraceLimit) {
+      b->sectorTrace.push_back(a / 32);
+    }
   }
   if (b->sampling) {
     uint32_t t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);

@@ -40,6 +40,9 @@ inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 /// i32 global: the number of memory-access sites InstrumentTimingPass numbered (absent in
 /// modules compiled without the timing model).
 inline constexpr const char *TimingSitesSymbol = "__musa_timing_sites";
+/// { i32 n, [n x [ClassCount x i32]] }: the instruction counts per class of each basic block
+/// InstrumentTimingPass numbered (ThreadContext::blockCounts indexes the same numbers).
+inline constexpr const char *TimingBlocksSymbol = "__musa_timing_blocks";
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
 /// Kernels recorded by RetargetToHostPass.

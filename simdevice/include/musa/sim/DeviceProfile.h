@@ -48,6 +48,9 @@ struct DeviceProfile {
   int fp32Lanes = 0, fp64Lanes = 0, intLanes = 0, sfuLanes = 0, ldstLanes = 0;
   double dependentIssueCycles = 0; // cycles between dependent instructions of one warp
   double dramLatencyCycles = 0;
+  double l1LatencyCycles = 0, l2LatencyCycles = 0;
+  double l1SectorsPerCycle = 0;    // per multiprocessor
+  double l2RequestsPerCycle = 0;   // device-wide, one request per 128-byte line
   double l2BandwidthGBs = 0;
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
   double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)

@@ -33,6 +33,8 @@ struct KernelEntry {
   std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
   bool instrumented = false;  // compiled with the timing model's counters
   uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
+  uint32_t timingBlocks = 0;  // basic blocks it numbered; per block, counts per class:
+  const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::ClassCount]
 };
 
 struct GridLaunch {

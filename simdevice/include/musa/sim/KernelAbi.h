@@ -26,6 +26,9 @@ struct ThreadContext {
   // to; `issued` counts the instructions this context has executed (clock64() reads it).
   uint64_t *counters;
   uint64_t issued;
+  // Executions of each basic block (numbered module-wide) by this thread in blocks the
+  // timing model samples for divergence; a scratch array shared by all threads elsewhere.
+  uint32_t *blockCounts;
 };
 
 namespace abi {
@@ -39,6 +42,7 @@ inline constexpr unsigned SharedOffset = offsetof(ThreadContext, shared);
 inline constexpr unsigned DynamicSharedOffset = offsetof(ThreadContext, dynamicShared);
 inline constexpr unsigned CountersOffset = offsetof(ThreadContext, counters);
 inline constexpr unsigned IssuedOffset = offsetof(ThreadContext, issued);
+inline constexpr unsigned BlockCountsOffset = offsetof(ThreadContext, blockCounts);
 
 /// Instruction classes the timing instrumentation counts per basic block (thread-level
 /// dynamic counts). Memory accesses are not counted here: each one calls MemAccessFn.
@@ -87,7 +91,8 @@ static_assert(offsetof(ThreadContext, shared) == 56);
 static_assert(offsetof(ThreadContext, dynamicShared) == 64);
 static_assert(offsetof(ThreadContext, counters) == 80);
 static_assert(offsetof(ThreadContext, issued) == 88);
-static_assert(sizeof(ThreadContext) == 96);
+static_assert(offsetof(ThreadContext, blockCounts) == 96);
+static_assert(sizeof(ThreadContext) == 104);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);

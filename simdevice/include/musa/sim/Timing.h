@@ -90,6 +90,7 @@ struct SiteStats {
   uint32_t info = 0; // abi::Access* flags, size and load group
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
+  uint64_t lines = 0;                                      // their 128-byte lines
   uint64_t sharedWarps = 0, sharedLanes = 0, wavefronts = 0; // sampled shared warp accesses
 };
 
@@ -104,10 +105,15 @@ public:
   /// Marks the sectors of [address, address+size) as touched (thread-safe).
   void touch(uintptr_t address, uint32_t size);
   /// Adds one block's counts (thread-safe).
-  void merge(const uint64_t *classes, const std::vector<SiteStats> &sites,
-             const std::vector<uintptr_t> &atomicAddresses);
+  void merge(const struct BlockCounters &block);
 
   std::array<uint64_t, abi::ClassCount> classes{};
+  /// Sampled blocks: instructions per class as warps issue them (a basic block costs a warp
+  /// once per execution by its busiest lane) and as threads execute them.
+  std::array<double, abi::ClassCount> sampledWarpClasses{}, sampledThreadClasses{};
+  /// Sampled blocks: distinct global sectors and sector accesses (coalesced per warp) of
+  /// their first accesses, for reuse in the multiprocessor's L1.
+  uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0;
   std::vector<SiteStats> sites;
   uint64_t uniqueSectors() const;
   uint64_t untrackedSectors() const { return untracked_.load(); }
@@ -139,7 +145,18 @@ struct BlockCounters {
   std::vector<uint8_t> instance;   // sampling: [thread * sites + site] accesses seen so far
   std::vector<uintptr_t> samples;  // sampling: [(site * Samples + k) * threads + thread] + 1
   std::vector<uintptr_t> atomics;  // sampled atomic addresses
+  std::vector<uint32_t> threadBlockCounts; // sampling: [thread * blocks + basic block]
+  std::vector<uint32_t> scratchBlockCounts; // not sampling: written, never read
+  std::vector<uint64_t> sectorTrace;       // sampling: the block's first global sectors
+  std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
+  uint64_t uniqueSectors = 0, sectorAccesses = 0;
   static constexpr unsigned Samples = 2;
+  static constexpr size_t TraceLimit = 1 << 17;
+  /// Where thread `t`'s basic-block counts go.
+  uint32_t *blockCountsFor(size_t t) {
+    return sampling ? threadBlockCounts.data() + t * blockCount : scratchBlockCounts.data();
+  }
+  uint32_t blockCount = 0;
 
   /// Prepares for block `linearBlock` of `launch` (with `sharedBytes` of shared memory at
   /// `shared`).
@@ -147,6 +164,15 @@ struct BlockCounters {
              uint64_t sharedBytes);
   /// Folds the samples into warp accesses and merges everything into the kernel's counters.
   void end();
+  /// The executor cannot sample this block (it runs with others in one scheduler).
+  void stopSampling();
+
+private:
+  void countDivergence();
+  void measureReuse();
+  const uint32_t *table_ = nullptr;
+
+public:
 };
 
 // ---------------------------------------------------------------------------------------
