@@ -52,12 +52,23 @@ unsigned floatClass(Type *T) {
   return T->isDoubleTy() ? sim::abi::ClassFp64 : sim::abi::ClassFp32;
 }
 
+/// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
+bool fusedIntoAdd(Instruction &I) {
+  if (I.getOpcode() != Instruction::FMul || !I.hasAllowContract() || !I.hasOneUse())
+    return false;
+  auto *user = dyn_cast<Instruction>(*I.user_begin());
+  return user && (user->getOpcode() == Instruction::FAdd ||
+                  user->getOpcode() == Instruction::FSub) && user->hasAllowContract();
+}
+
 /// Adds the cost of one instruction to `c` (memory accesses excepted).
 void classify(Instruction &I, Counts &c) {
   using namespace sim::abi;
   if (isa<PHINode>(I) || isa<AllocaInst>(I) || isa<BitCastInst>(I) ||
       isa<AddrSpaceCastInst>(I) || isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I) ||
       isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) || isa<FreezeInst>(I) ||
+      isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<TruncInst>(I) || // folded into addressing
+      fusedIntoAdd(I) ||
       isa<ReturnInst>(I) || isa<UnreachableInst>(I) || I.isDebugOrPseudoInst() ||
       I.isLifetimeStartOrEnd() || isa<LoadInst>(I) || isa<StoreInst>(I) ||
       isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || isa<FenceInst>(I))

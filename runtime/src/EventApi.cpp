@@ -135,8 +135,11 @@ extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
       return musaErrorInvalidResourceHandle;
     if (recordedInCapture(*event))
       return Capture::invalidateAll(*event->device, musaErrorStreamCaptureUnsupported);
-    if (auto stamp = currentStamp(*event))
+    if (auto stamp = currentStamp(*event)) {
       stamp->wait();
+      if (musa::sim::timingModelOn())
+        event->device->observe(stamp->timeMs() * 1e6);
+    }
     return event->device->stickyError();
   });
 }

@@ -17,8 +17,10 @@ size_t span(size_t pitch, size_t width, size_t height) {
 
 musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
   uint64_t ticket = stream.device->submit(stream, std::move(op));
-  if (!async)
+  if (!async) {
     stream.queue.waitUntil(ticket);
+    stream.device->observe(stream);
+  }
   return musaSuccess;
 }
 

@@ -30,10 +30,12 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
   } else if (!(stream.flags & musaStreamNonBlocking)) {
     waits.push_back({legacy_, legacy_->queue.lastTicket()});
   }
-  // The operation runs with its stream's timeline current; in simulated time it also starts
-  // no earlier than the work it waited for.
-  return stream.queue.enqueue([&stream, waits = std::move(waits), op = std::move(op)] {
+  // The operation runs with its stream's timeline current; in simulated time it starts no
+  // earlier than the work it waited for, nor than what the host had seen when it was issued.
+  double floor = hostNowNs();
+  return stream.queue.enqueue([&stream, floor, waits = std::move(waits), op = std::move(op)] {
     sim::TimelineScope scope(&stream.timeline);
+    stream.timeline.readyNs = std::max(stream.timeline.readyNs.load(), floor);
     for (auto &[other, ticket] : waits) {
       other->queue.waitUntil(ticket);
       stream.timeline.readyNs =
@@ -43,16 +45,25 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
   });
 }
 
+void Device::observe(double ns) {
+  double seen = hostNow_.load();
+  while (ns > seen && !hostNow_.compare_exchange_weak(seen, ns)) {
+  }
+}
+
 void Device::synchronize() {
   legacy_->queue.synchronize();
+  observe(*legacy_);
   std::vector<std::shared_ptr<Stream>> streams;
   {
     std::lock_guard lock(streamsMutex_);
     for (auto &entry : streams_)
       streams.push_back(entry.second);
   }
-  for (auto &s : streams)
+  for (auto &s : streams) {
     s->queue.synchronize();
+    observe(*s);
+  }
 }
 
 std::shared_ptr<Stream> Device::createStream(unsigned flags, int priority, bool perThread) {

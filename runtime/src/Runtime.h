@@ -163,8 +163,11 @@ public:
   std::atomic<unsigned> flags{0};
   std::mutex peerMutex;
   std::set<int> peers;
-  /// The engines that place this device's operations in simulated time.
-  sim::DeviceClock clock{profile_.asyncEngineCount};
+  /// The latest simulated time the host has waited for (synchronize calls, synchronous
+  /// copies): work submitted afterwards starts no earlier, as on hardware.
+  void observe(double ns);
+  void observe(const Stream &stream) { observe(stream.timeline.readyNs.load()); }
+  double hostNowNs() const { return hostNow_.load(); }
 
 private:
   int ordinal_;
@@ -176,12 +179,16 @@ private:
   std::mutex eventsMutex_;
   std::set<Event *> events_; // owned
   std::atomic<musaError_t> sticky_{musaSuccess};
+  std::atomic<double> hostNow_{0};
 
 public:
   /// Captures in progress on this device's streams.
   std::mutex capturesMutex;
   std::set<std::shared_ptr<Capture>> captures;
   GraphMemoryPool graphMemory;
+  /// The engines that place this device's operations in simulated time (declared after
+  /// profile_, which initialises it).
+  sim::DeviceClock clock{profile_.asyncEngineCount};
 };
 
 class Runtime {

@@ -149,6 +149,7 @@ extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
     if (Capture::active(*stream)) // waiting for captured work that never runs
       return Capture::invalidateAll(*stream->device, musaErrorStreamCaptureUnsupported);
     stream->queue.synchronize();
+    stream->device->observe(*stream);
     return stream->device->stickyError();
   });
 }

@@ -108,22 +108,25 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
       chunkCount_(size_ >> ChunkShift) {
   sites.resize(launch.kernel->timingSites);
   // A calloc'd table of null chunk pointers: untouched pages of it are never faulted in.
-  chunks_.reset(new std::atomic<std::atomic<uint64_t> *>[chunkCount_ ? chunkCount_ : 1]());
+  for (auto &table : chunks_)
+    table.reset(new std::atomic<std::atomic<uint64_t> *>[chunkCount_ ? chunkCount_ : 1]());
   // About 64 sampled blocks per launch, spread over the grid.
   uint64_t blocks = launch.grid.count();
   sampleStride_ = std::max<uint64_t>(1, blocks / 64);
 }
 
 KernelCounters::~KernelCounters() {
-  for (size_t i = 0; i < chunkCount_; ++i)
-    delete[] chunks_[i].load(std::memory_order_relaxed);
+  for (auto &table : chunks_)
+    for (size_t i = 0; i < chunkCount_; ++i)
+      delete[] table[i].load(std::memory_order_relaxed);
 }
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
   return linearBlock % sampleStride_ == 0;
 }
 
-void KernelCounters::touch(uintptr_t address, uint32_t size) {
+void KernelCounters::touch(uintptr_t address, uint32_t size, bool write) {
+  auto &chunks = chunks_[write ? 1 : 0];
   uint64_t offset = address - uintptr_t(base_);
   if (offset >= size_ || size == 0) {
     untracked_.fetch_add((size + 31) / 32, std::memory_order_relaxed);
@@ -135,10 +138,10 @@ void KernelCounters::touch(uintptr_t address, uint32_t size) {
     uint64_t chunk = sector * 32 >> ChunkShift;
     if (chunk >= chunkCount_)
       return;
-    std::atomic<uint64_t> *words = chunks_[chunk].load(std::memory_order_acquire);
+    std::atomic<uint64_t> *words = chunks[chunk].load(std::memory_order_acquire);
     if (!words) {
       auto *fresh = new std::atomic<uint64_t>[wordsPerChunk]();
-      if (chunks_[chunk].compare_exchange_strong(words, fresh, std::memory_order_acq_rel))
+      if (chunks[chunk].compare_exchange_strong(words, fresh, std::memory_order_acq_rel))
         words = fresh;
       else
         delete[] fresh; // another thread installed one: `words` now holds it
@@ -154,10 +157,11 @@ void KernelCounters::touch(uintptr_t address, uint32_t size) {
 uint64_t KernelCounters::uniqueSectors() const {
   constexpr uint64_t wordsPerChunk = (uint64_t(1) << ChunkShift) / 32 / 64;
   uint64_t n = 0;
-  for (size_t i = 0; i < chunkCount_; ++i)
-    if (const std::atomic<uint64_t> *words = chunks_[i].load(std::memory_order_acquire))
-      for (uint64_t k = 0; k < wordsPerChunk; ++k)
-        n += uint64_t(__builtin_popcountll(words[k].load(std::memory_order_relaxed)));
+  for (const auto &table : chunks_)
+    for (size_t i = 0; i < chunkCount_; ++i)
+      if (const std::atomic<uint64_t> *words = table[i].load(std::memory_order_acquire))
+        for (uint64_t k = 0; k < wordsPerChunk; ++k)
+          n += uint64_t(__builtin_popcountll(words[k].load(std::memory_order_relaxed)));
   return n;
 }
 
@@ -439,7 +443,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
   e.dramBytes = unique + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
-  e.dramCycles = e.dramBytes / bytesPerCycle;
+  // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
+  e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + e.dramBytes / bytesPerCycle : 0;
   e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs),
                         l2Requests / p.l2RequestsPerCycle);
 
@@ -507,7 +512,8 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     ++s.sharedExecs;
   } else {
     ++s.globalExecs;
-    b->kernel->touch(a, info & 0xffff);
+    b->kernel->touch(a, info & 0xffff,
+                     info & (musa::sim::abi::AccessStore | musa::sim::abi::AccessAtomic));
     if (b->sampling && !(info & (musa::sim::abi::AccessAtomic | musa::sim::abi::AccessStore)) &&
         b->sectorTrace.size() < BlockCounters::TraceLimit) {
       b->sectorTrace.push_back(a / 32);

@@ -102,8 +102,8 @@ public:
   KernelCounters(const GridLaunch &launch, const char *memoryBase, uint64_t memorySize);
   ~KernelCounters();
 
-  /// Marks the sectors of [address, address+size) as touched (thread-safe).
-  void touch(uintptr_t address, uint32_t size);
+  /// Marks the sectors of [address, address+size) as read or written (thread-safe).
+  void touch(uintptr_t address, uint32_t size, bool write);
   /// Adds one block's counts (thread-safe).
   void merge(const struct BlockCounters &block);
 
@@ -115,6 +115,7 @@ public:
   /// their first accesses, for reuse in the multiprocessor's L1.
   uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0;
   std::vector<SiteStats> sites;
+  /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
   uint64_t uniqueSectors() const;
   uint64_t untrackedSectors() const { return untracked_.load(); }
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
@@ -125,7 +126,8 @@ private:
   static constexpr unsigned ChunkShift = 20; // 1 MiB of address space per bitmap chunk
   const char *base_;
   uint64_t size_;
-  std::unique_ptr<std::atomic<std::atomic<uint64_t> *>[]> chunks_;
+  // One bitmap chunk table for reads, one for writes.
+  std::unique_ptr<std::atomic<std::atomic<uint64_t> *>[]> chunks_[2];
   size_t chunkCount_ = 0;
   std::atomic<uint64_t> untracked_{0};
   uint64_t sampleStride_ = 1;
