@@ -512,8 +512,13 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     ++s.sharedExecs;
   } else {
     ++s.globalExecs;
-    b->kernel->touch(a, info & 0xffff,
-                     info & (musa::sim::abi::AccessStore | musa::sim::abi::AccessAtomic));
+    // Neighbouring threads mostly touch the sector this site touched last: skip the bitmap.
+    uint32_t size = info & 0xffff;
+    if (a / 32 != s.lastSector || (a + size - 1) / 32 != s.lastSector) {
+      b->kernel->touch(a, size,
+                       info & (musa::sim::abi::AccessStore | musa::sim::abi::AccessAtomic));
+      s.lastSector = a / 32;
+    }
     if (b->sampling && !(info & (musa::sim::abi::AccessAtomic | musa::sim::abi::AccessStore)) &&
         b->sectorTrace.size() < BlockCounters::TraceLimit) {
       b->sectorTrace.push_back(a / 32);

@@ -132,8 +132,10 @@ int main() {
   const char *scale = std::getenv("MUSA_SIM_BENCH_SCALE");
   bool small = scale && std::strcmp(scale, "small") == 0;
   const char *workers = std::getenv("MUSA_SIM_WORKERS");
-  std::printf("simulator worker threads: %s (MUSA_SIM_WORKERS); baseline: 1 thread\n",
-              workers ? workers : "all cores");
+  const char *timing = std::getenv("MUSA_SIM_TIMING");
+  std::printf("simulator worker threads: %s (MUSA_SIM_WORKERS); timing model %s "
+              "(MUSA_SIM_TIMING); baseline: 1 thread\n",
+              workers ? workers : "all cores", timing && !std::strcmp(timing, "wall") ? "off" : "on");
   int failed = vectorAddBench(small ? 1 << 20 : 1 << 24);
   failed |= matmulBench(small ? 128 : 512);
   return failed;

@@ -88,6 +88,7 @@ Engine engineFor(CopyRoute route);
 /// Per memory-access site of a kernel: thread-level executions and sampled warp accesses.
 struct SiteStats {
   uint32_t info = 0; // abi::Access* flags, size and load group
+  uintptr_t lastSector = ~uintptr_t(0); // while a block runs: the sector it touched last
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
