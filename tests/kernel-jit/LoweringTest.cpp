@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace llvm;
 using namespace musa::jit;
 
@@ -129,4 +131,62 @@ declare i32 @llvm.nvvm.read.ptx.sreg.smid()
 )IR");
   std::string error = lowerDeviceModule(*M, HostTriple, HostLayout);
   EXPECT_NE(error.find("llvm.nvvm.read.ptx.sreg.smid"), std::string::npos) << error;
+}
+
+namespace {
+/// Calls of the timing hook in `F`: (info, site) of each.
+std::vector<std::pair<uint32_t, uint32_t>> memoryHooks(Function &F) {
+  std::vector<std::pair<uint32_t, uint32_t>> hooks;
+  for (Instruction &I : instructions(F))
+    if (auto *call = dyn_cast<CallInst>(&I))
+      if (Function *callee = call->getCalledFunction();
+          callee && callee->getName() == musa::sim::abi::MemAccessFn)
+        hooks.push_back({uint32_t(cast<ConstantInt>(call->getArgOperand(1))->getZExtValue()),
+                         uint32_t(cast<ConstantInt>(call->getArgOperand(2))->getZExtValue())});
+  return hooks;
+}
+} // namespace
+
+TEST(Lowering, TimingInstrumentationHooksEveryMemoryAccessButTheContext) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout, /*instrument=*/true), "");
+  // reverse: a global load, two shared stores, a shared load, a global store. The special
+  // register reads (now context loads) are not memory accesses.
+  auto hooks = memoryHooks(*M->getFunction("reverse"));
+  ASSERT_EQ(hooks.size(), 5u);
+  using namespace musa::sim::abi;
+  EXPECT_EQ(hooks[0].first & 0xffff, 4u);
+  EXPECT_EQ(hooks[0].first & (AccessStore | AccessAtomic), 0u);
+  EXPECT_EQ(hooks[0].first >> AccessGroupShift, 2u); // two loads in its basic block
+  EXPECT_NE(hooks[1].first & AccessStore, 0u);
+  std::set<uint32_t> sites;
+  for (auto &h : hooks)
+    sites.insert(h.second);
+  EXPECT_EQ(sites.size(), 5u) << "every access has its own site";
+  auto *count = M->getGlobalVariable(TimingSitesSymbol);
+  ASSERT_NE(count, nullptr);
+  EXPECT_GE(cast<ConstantInt>(count->getInitializer())->getZExtValue(), 6u); // + plain's store
+  // The block table: one row per basic block, classes counted (reverse's entry block has
+  // integer work and a barrier call).
+  auto *table = M->getGlobalVariable(TimingBlocksSymbol);
+  ASSERT_NE(table, nullptr);
+  auto *init = cast<ConstantStruct>(table->getInitializer());
+  uint64_t rows = cast<ConstantInt>(init->getOperand(0))->getZExtValue();
+  EXPECT_GE(rows, 3u); // lane, reverse, plain: one block each
+  bool sawBarrier = false;
+  auto *tableRows = cast<ConstantArray>(init->getOperand(1));
+  for (unsigned r = 0; r < rows; ++r) {
+    auto *row = cast<ConstantDataSequential>(tableRows->getOperand(r));
+    sawBarrier |= row->getElementAsInteger(ClassBarrier) == 1;
+  }
+  EXPECT_TRUE(sawBarrier);
+}
+
+TEST(Lowering, WithoutTheTimingModelNothingIsInstrumented) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  EXPECT_TRUE(memoryHooks(*M->getFunction("reverse")).empty());
+  EXPECT_EQ(M->getGlobalVariable(TimingSitesSymbol), nullptr);
 }

@@ -1,0 +1,174 @@
+// The timing layer: engines and timelines, copy costs, footprint tracking and the analytic
+// kernel model's response to what it counts.
+#include "musa/sim/Timing.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+using namespace musa::sim;
+
+namespace {
+DeviceProfile profile(const char *id) {
+  std::string error;
+  auto p = DeviceProfile::load(id, error);
+  EXPECT_TRUE(p) << error;
+  return *p;
+}
+} // namespace
+
+TEST(Timing, OneEngineSerialisesAndEnginesOverlap) {
+  DeviceClock clock(2);
+  double start = -1;
+  EXPECT_EQ(clock.place(Engine::Compute, 0, 10, &start), 10);
+  EXPECT_EQ(start, 0);
+  EXPECT_EQ(clock.place(Engine::Compute, 5, 10, &start), 20); // waits for the engine
+  EXPECT_EQ(start, 10);
+  EXPECT_EQ(clock.place(Engine::CopyIn, 0, 4, &start), 4); // its own engine
+  EXPECT_EQ(clock.place(Engine::CopyOut, 1, 4, &start), 5);
+  DeviceClock single(1);
+  single.place(Engine::CopyIn, 0, 4);
+  EXPECT_EQ(single.place(Engine::CopyOut, 0, 4), 8); // one copy engine for both directions
+  EXPECT_EQ(single.place(Engine::Compute, 0, 1), 1);
+  DeviceClock none(0);
+  none.place(Engine::Compute, 0, 3);
+  EXPECT_EQ(none.place(Engine::CopyIn, 0, 1), 4); // no copy engine: copies use compute
+}
+
+TEST(Timing, CurrentTimelineIsPerThreadAndScoped) {
+  DeviceClock clock(1);
+  Timeline outer, inner;
+  EXPECT_EQ(currentTimeline(), nullptr);
+  EXPECT_EQ(chargeCurrent(clock, Engine::Compute, 5), 0); // no operation runs: no effect
+  {
+    TimelineScope a(&outer);
+    chargeCurrent(clock, Engine::Compute, 5);
+    {
+      TimelineScope b(&inner);
+      EXPECT_EQ(currentTimeline(), &inner);
+      EXPECT_EQ(chargeCurrent(clock, Engine::Compute, 2), 5); // after outer's work
+    }
+    EXPECT_EQ(currentTimeline(), &outer);
+    std::thread([&] { EXPECT_EQ(currentTimeline(), nullptr); }).join();
+  }
+  EXPECT_EQ(outer.readyNs.load(), 5);
+  EXPECT_EQ(inner.readyNs.load(), 7);
+  EXPECT_EQ(currentTimeline(), nullptr);
+}
+
+TEST(Timing, CopiesCostLatencyPlusBytesOverTheirLink) {
+  DeviceProfile p = profile("h200");
+  double pinned = copyNs(p, CopyRoute::HostToDevicePinned, 64 << 20);
+  double pageable = copyNs(p, CopyRoute::HostToDevicePageable, 64 << 20);
+  double device = copyNs(p, CopyRoute::DeviceToDevice, 64 << 20);
+  EXPECT_NEAR(pinned, p.copyLatencyUs * 1000 + (64 << 20) / p.hostLinkBandwidthGBs, 1);
+  EXPECT_GT(pageable, 2 * pinned);
+  EXPECT_LT(device, pinned / 10);
+  EXPECT_GT(copyNs(p, CopyRoute::HostToDevicePinned, 0), 0); // latency alone
+  EXPECT_EQ(engineFor(CopyRoute::HostToDevicePinned), Engine::CopyIn);
+  EXPECT_EQ(engineFor(CopyRoute::DeviceToHostPageable), Engine::CopyOut);
+  EXPECT_EQ(engineFor(CopyRoute::DeviceToDevice), Engine::Compute);
+  EXPECT_LT(memsetNs(p, 1 << 20), memsetNs(p, 64 << 20));
+}
+
+namespace {
+/// A launch of `blocks` x 256 threads with hand-filled counters, as instrumented code would.
+struct Fixture {
+  KernelEntry kernel;
+  GridLaunch launch;
+  std::vector<char> memory = std::vector<char>(1 << 22);
+  std::unique_ptr<KernelCounters> counters;
+  explicit Fixture(uint32_t blocks) {
+    kernel.name = "k";
+    kernel.instrumented = true;
+    kernel.timingSites = 2;
+    launch.kernel = &kernel;
+    launch.grid = {blocks, 1, 1};
+    launch.block = {256, 1, 1};
+    counters = std::make_unique<KernelCounters>(launch, memory.data(), memory.size());
+  }
+  /// Every thread loads one float at `stride` floats and stores one contiguous float.
+  void streaming(uint32_t stride) {
+    uint64_t threads = launch.grid.count() * 256;
+    counters->classes[musa::sim::abi::ClassInt] = threads * 4;
+    SiteStats &load = counters->sites[0], &store = counters->sites[1];
+    load.info = 4 | (1u << musa::sim::abi::AccessGroupShift);
+    store.info = 4 | musa::sim::abi::AccessStore;
+    load.globalExecs = store.globalExecs = threads;
+    load.globalWarps = store.globalWarps = threads / 32;
+    load.globalLanes = store.globalLanes = threads;
+    load.sectors = threads / 32 * std::min<uint64_t>(32, 4 * stride);
+    load.lines = threads / 32 * std::min<uint64_t>(32, stride);
+    store.sectors = threads / 32 * 4, store.lines = threads / 32;
+    for (uint64_t t = 0; t < threads; ++t) {
+      counters->touch(uintptr_t(memory.data()) + (t * stride * 4) % (1 << 21), 4, false);
+      counters->touch(uintptr_t(memory.data()) + (1 << 21) + t * 4 % (1 << 21), 4, true);
+    }
+  }
+};
+} // namespace
+
+TEST(Timing, FootprintCountsDistinctSectorsReadAndWritten) {
+  Fixture f(1);
+  uintptr_t base = uintptr_t(f.memory.data());
+  f.counters->touch(base, 4, false);
+  f.counters->touch(base + 8, 4, false);  // same sector
+  f.counters->touch(base + 30, 4, false); // spans two sectors
+  f.counters->touch(base, 4, true);       // written too: crosses the bus again
+  EXPECT_EQ(f.counters->uniqueSectors(), 3u);
+  EXPECT_EQ(f.counters->untrackedSectors(), 0u);
+  int outside = 0;
+  f.counters->touch(uintptr_t(&outside), 4, false); // not device memory: counted apart
+  EXPECT_EQ(f.counters->untrackedSectors(), 1u);
+}
+
+TEST(Timing, ModelTracksBandwidthCoalescingAndLaunchOverhead) {
+  DeviceProfile p = profile("h200");
+  Fixture small(4), big(4096), strided(4096);
+  small.streaming(1);
+  big.streaming(1);
+  strided.streaming(8);
+  KernelEstimate s = estimateKernel(p, small.launch, *small.counters);
+  KernelEstimate b = estimateKernel(p, big.launch, *big.counters);
+  KernelEstimate st = estimateKernel(p, strided.launch, *strided.counters);
+  EXPECT_GE(s.ns, p.kernelLaunchUs * 1000); // never below the launch overhead
+  EXPECT_LT(s.ns, p.kernelLaunchUs * 1000 + 2000);
+  EXPECT_GT(b.ns, s.ns);
+  EXPECT_GT(st.sectors, 4 * b.sectors);
+  EXPECT_GT(st.ns, b.ns); // uncoalesced loads cost transactions
+  EXPECT_EQ(b.occupancy, 1.0);
+  EXPECT_EQ(b.blocksPerSM, 8);
+  EXPECT_FALSE(b.limiter.empty());
+  // The same counts on a device with a sixth of the bandwidth take longer.
+  DeviceProfile slow = p;
+  slow.memoryBandwidthGBs /= 6;
+  EXPECT_GT(estimateKernel(slow, big.launch, *big.counters).ns, b.ns);
+}
+
+TEST(Timing, OccupancyFollowsSharedMemoryAndBlockSize) {
+  DeviceProfile p = profile("h200");
+  Fixture f(1024);
+  f.streaming(1);
+  f.kernel.staticSharedBytes = 100 * 1024; // two blocks per multiprocessor fit in 228 KB
+  KernelEstimate e = estimateKernel(p, f.launch, *f.counters);
+  EXPECT_EQ(e.blocksPerSM, 2);
+  EXPECT_DOUBLE_EQ(e.occupancy, 2 * 256.0 / 2048);
+}
+
+TEST(Timing, DivergenceRaisesWarpInstructions) {
+  DeviceProfile p = profile("h200");
+  Fixture uniform(64), divergent(64);
+  uniform.streaming(1);
+  divergent.streaming(1);
+  // Sampled blocks saw threads execute 1 instruction per warp instruction (32 lanes)
+  // versus every lane on its own path (warp instructions = thread instructions).
+  uniform.counters->sampledWarpClasses[musa::sim::abi::ClassInt] = 1;
+  uniform.counters->sampledThreadClasses[musa::sim::abi::ClassInt] = 32;
+  divergent.counters->sampledWarpClasses[musa::sim::abi::ClassInt] = 32;
+  divergent.counters->sampledThreadClasses[musa::sim::abi::ClassInt] = 32;
+  KernelEstimate u = estimateKernel(p, uniform.launch, *uniform.counters);
+  KernelEstimate d = estimateKernel(p, divergent.launch, *divergent.counters);
+  EXPECT_DOUBLE_EQ(d.warpInstructions[musa::sim::abi::ClassInt], 32 * u.warpInstructions[musa::sim::abi::ClassInt]);
+  EXPECT_GT(d.computeCycles, u.computeCycles);
+}
