@@ -40,5 +40,6 @@ int main() {
                         c.gdz == 4,
                     "slot %d saw wrong blockDim/gridDim", i);
             }
+  free(h);
   return finish("grid3d");
 }
