@@ -94,10 +94,10 @@ musaError_t Capture::checkLegacyUse(Device &device) {
   {
     std::lock_guard lock(device.capturesMutex);
     for (auto &c : device.captures)
-      blockingCapture |= c->mode != musaStreamCaptureModeRelaxed &&
-                         !(c->origin->flags & musaStreamNonBlocking);
+      blockingCapture |= !(c->origin->flags & musaStreamNonBlocking);
   }
-  // The legacy stream would synchronise with the capturing stream (spec/DECISIONS.md, 8).
+  // The legacy stream would synchronise with the capturing stream (spec/DECISIONS.md, 8), in
+  // every capture mode (tests/hardware/capture_corner_cases.h200.txt).
   return blockingCapture ? invalidateAll(device, musaErrorStreamCaptureImplicit) : musaSuccess;
 }
 
@@ -198,7 +198,7 @@ musaError_t musaStreamBeginCaptureToGraph(musaStream_t handle, musaGraph_t graph
     if (!into || (numDeps && !deps))
       return musaErrorInvalidValue;
     if (!defaultEdges(edgeData, numDeps))
-      return musaErrorNotSupported;
+      return musaErrorInvalidValue; // only default edge data (the guide's note on 5.1.0)
     return beginCapture(handle, mode, into, graph, deps, numDeps);
   });
 }

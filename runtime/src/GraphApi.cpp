@@ -545,7 +545,7 @@ musaError_t musaGraphAddDependencies_v2(musaGraph_t g, const musaGraphNode_t *fr
                                         const musaGraphNode_t *to,
                                         const musaGraphEdgeData *edgeData, size_t n) {
   if (!defaultEdgeData(edgeData, n))
-    return recordError(musaErrorNotSupported);
+    return recordError(musaErrorInvalidValue); // as CUDA answers for edges it cannot honour
   return musaGraphAddDependencies(g, from, to, n);
 }
 
@@ -553,7 +553,7 @@ musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t 
                                            const musaGraphNode_t *to,
                                            const musaGraphEdgeData *edgeData, size_t n) {
   if (!defaultEdgeData(edgeData, n))
-    return recordError(musaErrorNotSupported);
+    return recordError(musaErrorInvalidValue);
   return musaGraphRemoveDependencies(g, from, to, n);
 }
 

@@ -176,6 +176,7 @@ void PreparedLaunch::run() const {
   }
   if (!counters)
     return;
+  counters->settled();
   sim::ReportRow row;
   row.estimate = sim::estimateKernel(profile, launch, *counters);
   row.ns = row.estimate.ns;

@@ -358,11 +358,10 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     clean = runGuarded(scheduleFibers, &run, fault);
   }
 
-  if (clean && run.outcome.ok()) {
-    if (counters)
-      counters->end();
+  if (counters)
+    counters->end(); // a faulted block's counts too: the launch's are discarded anyway
+  if (clean && run.outcome.ok())
     return run.outcome;
-  }
   const ThreadContext *who =
       run.fibers ? (run.current ? &run.current->context : nullptr) : &run.loopContext;
   std::string where = "kernel '" + demangle(kernel.name) + "' block " +

@@ -75,6 +75,7 @@ LaunchOutcome runGrid(const GridLaunch &launch) {
     KernelCounters discard(launch, nullptr, 0);
     counted.counters = &discard;
     arenaFor(launch.priority).execute([&] { outcome = runGridInArena(counted); });
+    discard.settled();
     return outcome;
   }
   arenaFor(launch.priority).execute([&] { outcome = runGridInArena(launch); });

@@ -113,6 +113,7 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
   // About 64 sampled blocks per launch, spread over the grid.
   uint64_t blocks = launch.grid.count();
   sampleStride_ = std::max<uint64_t>(1, blocks / 64);
+  published_.store(true, std::memory_order_release);
 }
 
 KernelCounters::~KernelCounters() {
@@ -194,6 +195,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
                           uint64_t sharedBytes) {
   std::fill(std::begin(classes), std::end(classes), 0);
   kernel = launch.counters;
+  kernel->joined();
   sharedBase = uintptr_t(shared);
   sharedSize = sharedBytes;
   threads = uint32_t(launch.block.count());

@@ -107,6 +107,11 @@ public:
   void touch(uintptr_t address, uint32_t size, bool write);
   /// Adds one block's counts (thread-safe).
   void merge(const struct BlockCounters &block);
+  /// Ordering for ThreadSanitizer, which cannot see oneTBB's own synchronisation: workers
+  /// call joined() before touching the counters (pairs with the constructor's release), the
+  /// launching thread calls settled() after the grid ran, before reading them.
+  void joined() const { (void)published_.load(std::memory_order_acquire); }
+  void settled() { std::lock_guard lock(mutex_); }
 
   std::array<uint64_t, abi::ClassCount> classes{};
   /// Sampled blocks: instructions per class as warps issue them (a basic block costs a warp
@@ -131,6 +136,7 @@ private:
   std::unique_ptr<std::atomic<std::atomic<uint64_t> *>[]> chunks_[2];
   size_t chunkCount_ = 0;
   std::atomic<uint64_t> untracked_{0};
+  std::atomic<bool> published_{false};
   uint64_t sampleStride_ = 1;
   std::mutex mutex_;
   std::unordered_set<uintptr_t> atomicAddresses_;

@@ -1,0 +1,317 @@
+// The graph API's rules without kernels: memory nodes and the graph memory attributes, the
+// three capture modes and every invalid capture case of the graphs guide, the remaining update
+// result codes, node enable/disable, dependencies and edge data, handle validation.
+#include "musa_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace {
+struct Counter {
+  std::atomic<int> calls{0};
+  static void MUSART_CB bump(void *self) { ++static_cast<Counter *>(self)->calls; }
+};
+
+musaGraphExec_t instantiate(musaGraph_t g) {
+  musaGraphExec_t exec = nullptr;
+  EXPECT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
+  return exec;
+}
+
+uint64_t graphMem(musaGraphMemAttributeType attr) {
+  uint64_t value = ~uint64_t(0);
+  EXPECT_EQ(musaDeviceGetGraphMemAttribute(0, attr, &value), musaSuccess);
+  return value;
+}
+} // namespace
+
+TEST(GraphRules, MemoryNodesReserveUseAndFreeThePool) {
+  ASSERT_EQ(musaDeviceGraphMemTrim(0), musaSuccess);
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaMemAllocNodeParams ap = {};
+  ap.poolProps.allocType = musaMemAllocationTypePinned;
+  ap.poolProps.location.type = musaMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  ap.bytesize = 1 << 20;
+  musaGraphNode_t alloc, set, freeNode;
+  ASSERT_EQ(musaGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap), musaSuccess);
+  ASSERT_NE(ap.dptr, nullptr); // the address is fixed when the node is added
+  musaMemsetParams mp = {};
+  mp.dst = ap.dptr;
+  mp.value = 0x5a;
+  mp.elementSize = 1;
+  mp.width = 1 << 20;
+  mp.height = 1;
+  ASSERT_EQ(musaGraphAddMemsetNode(&set, g, &alloc, 1, &mp), musaSuccess);
+  ASSERT_EQ(musaGraphAddMemFreeNode(&freeNode, g, &set, 1, ap.dptr), musaSuccess);
+  musaMemAllocNodeParams got = {};
+  ASSERT_EQ(musaGraphMemAllocNodeGetParams(alloc, &got), musaSuccess);
+  EXPECT_EQ(got.dptr, ap.dptr);
+  EXPECT_EQ(got.bytesize, size_t(1 << 20));
+  void *freed = nullptr;
+  ASSERT_EQ(musaGraphMemFreeNodeGetParams(freeNode, &freed), musaSuccess);
+  EXPECT_EQ(freed, ap.dptr);
+
+  musaGraphExec_t exec = instantiate(g);
+  EXPECT_GE(graphMem(musaGraphMemAttrReservedMemCurrent), uint64_t(1 << 20));
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_GE(graphMem(musaGraphMemAttrUsedMemHigh), uint64_t(1 << 20));
+  EXPECT_EQ(graphMem(musaGraphMemAttrUsedMemCurrent), 0u); // the free node ran
+  // High watermarks reset to the current value; only 0 may be written.
+  uint64_t zero = 0, one = 1;
+  EXPECT_EQ(musaDeviceSetGraphMemAttribute(0, musaGraphMemAttrUsedMemHigh, &zero), musaSuccess);
+  EXPECT_EQ(graphMem(musaGraphMemAttrUsedMemHigh), 0u);
+  EXPECT_EQ(musaDeviceSetGraphMemAttribute(0, musaGraphMemAttrUsedMemHigh, &one),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaDeviceSetGraphMemAttribute(0, musaGraphMemAttrUsedMemCurrent, &zero),
+            musaErrorInvalidValue); // current values are read-only
+  EXPECT_EQ(musaDeviceGetGraphMemAttribute(0, musaGraphMemAttributeType(99), &one),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaDeviceGetGraphMemAttribute(0, musaGraphMemAttrUsedMemHigh, nullptr),
+            musaErrorInvalidValue);
+  // Trimming releases what no graph holds any more.
+  ASSERT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  ASSERT_EQ(musaDeviceGraphMemTrim(0), musaSuccess);
+  EXPECT_EQ(graphMem(musaGraphMemAttrReservedMemCurrent), 0u);
+  EXPECT_EQ(musaDeviceGraphMemTrim(99), musaErrorInvalidDevice);
+  musaGetLastError();
+}
+
+TEST(GraphRules, CaptureModesDecideWhichThreadsMayCallUnsafeApis) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  void *p = nullptr;
+  // Relaxed: the capturing thread may allocate.
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeRelaxed), musaSuccess);
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  musaGraph_t g = nullptr;
+  ASSERT_EQ(musaStreamEndCapture(s, &g), musaSuccess);
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  // ThreadLocal: this thread may not; another thread may.
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeThreadLocal), musaSuccess);
+  musaError_t other = musaErrorUnknown;
+  std::thread([&] {
+    void *q = nullptr;
+    other = musaMalloc(&q, 64);
+    musaFree(q);
+  }).join();
+  EXPECT_EQ(other, musaSuccess);
+  EXPECT_EQ(musaMalloc(&p, 64), musaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(musaStreamEndCapture(s, &g), musaErrorStreamCaptureInvalidated);
+  // Global: no thread may.
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  std::thread([&] {
+    void *q = nullptr;
+    other = musaMalloc(&q, 64);
+  }).join();
+  EXPECT_EQ(other, musaErrorStreamCaptureUnsupported);
+  EXPECT_EQ(musaStreamEndCapture(s, &g), musaErrorStreamCaptureInvalidated);
+  // A thread can relax itself for a section with musaThreadExchangeStreamCaptureMode.
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  musaStreamCaptureMode mode = musaStreamCaptureModeRelaxed;
+  ASSERT_EQ(musaThreadExchangeStreamCaptureMode(&mode), musaSuccess);
+  EXPECT_EQ(mode, musaStreamCaptureModeGlobal); // the previous mode comes back
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  ASSERT_EQ(musaThreadExchangeStreamCaptureMode(&mode), musaSuccess);
+  ASSERT_EQ(musaStreamEndCapture(s, &g), musaSuccess);
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  ASSERT_EQ(musaStreamDestroy(s), musaSuccess);
+  musaGetLastError();
+}
+
+TEST(GraphRules, InvalidCapturesOfTheGuide) {
+  musaStream_t a, b;
+  ASSERT_EQ(musaStreamCreate(&a), musaSuccess);
+  ASSERT_EQ(musaStreamCreate(&b), musaSuccess);
+  Counter counter;
+  musaGraph_t g = nullptr;
+  // The legacy stream cannot be captured, nor used while a blocking stream captures.
+  EXPECT_EQ(musaStreamBeginCapture(0, musaStreamCaptureModeGlobal),
+            musaErrorStreamCaptureUnsupported);
+  ASSERT_EQ(musaStreamBeginCapture(a, musaStreamCaptureModeGlobal), musaSuccess);
+  EXPECT_EQ(musaLaunchHostFunc(0, Counter::bump, &counter), musaErrorStreamCaptureImplicit);
+  EXPECT_EQ(musaStreamEndCapture(a, &g), musaErrorStreamCaptureInvalidated);
+  // Synchronous copies during capture use the legacy stream: refused in every mode
+  // (tests/hardware/capture_corner_cases.h200.txt).
+  std::vector<char> host(64);
+  char *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 64), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(a, musaStreamCaptureModeRelaxed), musaSuccess);
+  EXPECT_EQ(musaMemcpy(d, host.data(), 64, musaMemcpyHostToDevice),
+            musaErrorStreamCaptureImplicit);
+  EXPECT_EQ(musaStreamEndCapture(a, &g), musaErrorStreamCaptureInvalidated);
+  // A fork that is never joined back.
+  musaEvent_t fork;
+  ASSERT_EQ(musaEventCreate(&fork), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(a, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaEventRecord(fork, a), musaSuccess);
+  ASSERT_EQ(musaStreamWaitEvent(b, fork, 0), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(b, Counter::bump, &counter), musaSuccess);
+  musaStreamCaptureStatus status;
+  ASSERT_EQ(musaStreamIsCapturing(b, &status), musaSuccess);
+  EXPECT_EQ(status, musaStreamCaptureStatusActive); // b joined a's capture
+  // Ending on the forked stream, not the origin.
+  EXPECT_EQ(musaStreamEndCapture(b, &g), musaErrorStreamCaptureUnmatched);
+  EXPECT_EQ(musaStreamEndCapture(a, &g), musaErrorStreamCaptureUnjoined);
+  // Two independent captures may not be merged.
+  musaEvent_t other;
+  ASSERT_EQ(musaEventCreate(&other), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(a, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(b, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaEventRecord(other, a), musaSuccess);
+  EXPECT_EQ(musaStreamWaitEvent(b, other, 0), musaErrorStreamCaptureIsolation);
+  EXPECT_EQ(musaStreamEndCapture(a, &g), musaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(musaStreamEndCapture(b, &g), musaErrorStreamCaptureInvalidated);
+  // Counter ran nowhere: every one of these captures was discarded.
+  EXPECT_EQ(counter.calls.load(), 0);
+  musaEventDestroy(fork);
+  musaEventDestroy(other);
+  musaFree(d);
+  musaStreamDestroy(a);
+  musaStreamDestroy(b);
+  musaGetLastError();
+}
+
+TEST(GraphRules, UpdateRefusesChangedDirectionsAndUnsupportedNodes) {
+  std::vector<int> host(64, 3);
+  int *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 256), musaSuccess);
+  musaGraph_t up, down;
+  ASSERT_EQ(musaGraphCreate(&up, 0), musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&down, 0), musaSuccess);
+  musaGraphNode_t n1, n2;
+  ASSERT_EQ(musaGraphAddMemcpyNode1D(&n1, up, nullptr, 0, d, host.data(), 256,
+                                     musaMemcpyHostToDevice),
+            musaSuccess);
+  ASSERT_EQ(musaGraphAddMemcpyNode1D(&n2, down, nullptr, 0, host.data(), d, 256,
+                                     musaMemcpyDeviceToHost),
+            musaSuccess);
+  musaGraphExec_t exec = instantiate(up);
+  musaGraphExecUpdateResultInfo info;
+  EXPECT_EQ(musaGraphExecUpdate(exec, down, &info), musaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(info.result, musaGraphExecUpdateErrorParametersChanged);
+  EXPECT_EQ(info.errorNode, n2);
+  // The older 4-argument form reports the same through its out parameters.
+  musaGraphNode_t errorNode = nullptr;
+  musaGraphExecUpdateResult result = musaGraphExecUpdateSuccess;
+  EXPECT_EQ(musaGraphExecUpdate(exec, down, &errorNode, &result),
+            musaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(result, musaGraphExecUpdateErrorParametersChanged);
+  EXPECT_EQ(errorNode, n2);
+  ASSERT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  // Child graph nodes cannot be updated in place.
+  musaGraph_t parent1, parent2;
+  ASSERT_EQ(musaGraphCreate(&parent1, 0), musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&parent2, 0), musaSuccess);
+  musaGraphNode_t c1, c2;
+  ASSERT_EQ(musaGraphAddChildGraphNode(&c1, parent1, nullptr, 0, up), musaSuccess);
+  ASSERT_EQ(musaGraphAddChildGraphNode(&c2, parent2, nullptr, 0, up), musaSuccess);
+  exec = instantiate(parent1);
+  EXPECT_EQ(musaGraphExecUpdate(exec, parent2, &info), musaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(info.result, musaGraphExecUpdateErrorNotSupported);
+  EXPECT_EQ(musaGraphExecUpdate(exec, parent2, nullptr), musaErrorInvalidValue);
+  ASSERT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  for (musaGraph_t g : {up, down, parent1, parent2})
+    musaGraphDestroy(g);
+  musaFree(d);
+  musaGetLastError();
+}
+
+TEST(GraphRules, DisabledNodesAreSkippedUntilEnabled) {
+  Counter counter;
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  musaGraphNode_t h;
+  ASSERT_EQ(musaGraphAddHostNode(&h, g, nullptr, 0, &hp), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  unsigned enabled = 7;
+  ASSERT_EQ(musaGraphNodeGetEnabled(exec, h, &enabled), musaSuccess);
+  EXPECT_EQ(enabled, 1u);
+  ASSERT_EQ(musaGraphNodeSetEnabled(exec, h, 0), musaSuccess);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 0);
+  ASSERT_EQ(musaGraphNodeSetEnabled(exec, h, 1), musaSuccess);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1);
+  musaGraph_t other;
+  ASSERT_EQ(musaGraphCreate(&other, 0), musaSuccess);
+  musaGraphNode_t stranger;
+  ASSERT_EQ(musaGraphAddEmptyNode(&stranger, other, nullptr, 0), musaSuccess);
+  EXPECT_EQ(musaGraphNodeSetEnabled(exec, stranger, 0), musaErrorInvalidValue);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaGraphDestroy(other);
+  musaGetLastError();
+}
+
+TEST(GraphRules, DependenciesEdgesAndEdgeData) {
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphNode_t a, b, c;
+  ASSERT_EQ(musaGraphAddEmptyNode(&a, g, nullptr, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddEmptyNode(&b, g, nullptr, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddEmptyNode(&c, g, nullptr, 0), musaSuccess);
+  ASSERT_EQ(musaGraphAddDependencies(g, &a, &b, 1), musaSuccess);
+  ASSERT_EQ(musaGraphAddDependencies(g, &b, &c, 1), musaSuccess);
+  EXPECT_EQ(musaGraphAddDependencies(g, &c, &a, 1), musaSuccess); // a cycle: refused later
+  musaGraphExec_t exec = nullptr;
+  EXPECT_NE(musaGraphInstantiate(&exec, g, 0), musaSuccess);
+  ASSERT_EQ(musaGraphRemoveDependencies(g, &c, &a, 1), musaSuccess);
+  EXPECT_EQ(musaGraphRemoveDependencies(g, &c, &a, 1), musaErrorInvalidValue); // no such edge
+  size_t edges = 0;
+  ASSERT_EQ(musaGraphGetEdges(g, nullptr, nullptr, &edges), musaSuccess);
+  EXPECT_EQ(edges, 2u);
+  size_t roots = 0;
+  ASSERT_EQ(musaGraphGetRootNodes(g, nullptr, &roots), musaSuccess);
+  EXPECT_EQ(roots, 1u);
+  size_t dependents = 4;
+  musaGraphNode_t out[4];
+  ASSERT_EQ(musaGraphNodeGetDependentNodes(a, out, &dependents), musaSuccess);
+  ASSERT_EQ(dependents, 1u);
+  EXPECT_EQ(out[0], b);
+  // Edge data: the default is accepted, anything else refused (the guide's note on 5.1.0)
+  // with the error CUDA gives for edges it cannot honour.
+  musaGraphEdgeData data = {};
+  musaGraphNode_t d;
+  ASSERT_EQ(musaGraphAddEmptyNode(&d, g, nullptr, 0), musaSuccess);
+  EXPECT_EQ(musaGraphAddDependencies_v2(g, &c, &d, &data, 1), musaSuccess);
+  data.type = 1; // programmatic
+  EXPECT_EQ(musaGraphAddDependencies_v2(g, &a, &d, &data, 1), musaErrorInvalidValue);
+  musaGraphNodeType type;
+  ASSERT_EQ(musaGraphNodeGetType(d, &type), musaSuccess);
+  EXPECT_EQ(type, musaGraphNodeTypeEmpty);
+  ASSERT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaGetLastError();
+}
+
+TEST(GraphRules, StaleHandlesGiveErrorsNotCrashes) {
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphNode_t n;
+  ASSERT_EQ(musaGraphAddEmptyNode(&n, g, nullptr, 0), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  size_t count = 0;
+  EXPECT_EQ(musaGraphGetNodes(g, nullptr, &count), musaErrorInvalidValue);
+  musaGraphNodeType type;
+  EXPECT_EQ(musaGraphNodeGetType(n, &type), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphLaunch(exec, 0), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphExecDestroy(exec), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphCreate(nullptr, 0), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphCreate(&g, 1), musaErrorInvalidValue); // flags must be 0
+  musaGetLastError();
+}
