@@ -7,9 +7,23 @@
 
 namespace musa::sim {
 
+namespace {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define MUSA_SIM_SANITIZED 1
+#endif
+#endif
+#if defined(MUSA_SIM_SANITIZED)
+// Sanitizer runtimes (malloc and mutex interceptors) run on the GPU thread's stack too.
+constexpr size_t DefaultStack = 256 * 1024;
+#else
+constexpr size_t DefaultStack = 64 * 1024;
+#endif
+} // namespace
+
 size_t FiberStackPool::stackSize() {
   static const size_t size = [] {
-    size_t bytes = 64 * 1024;
+    size_t bytes = DefaultStack;
     if (const char *env = std::getenv("MUSA_SIM_STACK_SIZE"); env && *env) {
       char *end = nullptr;
       unsigned long long n = std::strtoull(env, &end, 10);

@@ -214,6 +214,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
     samples.assign(n * Samples * threads, 0);
     threadBlockCounts.assign(size_t(threads) * blockCount, 0);
     sectorTrace.clear();
+    sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
   } else {
     scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
   }
