@@ -315,3 +315,37 @@ TEST(GraphRules, StaleHandlesGiveErrorsNotCrashes) {
   EXPECT_EQ(musaGraphCreate(&g, 1), musaErrorInvalidValue); // flags must be 0
   musaGetLastError();
 }
+
+TEST(GraphRules, ConditionalWhileWithAFalseDefaultNeverRunsItsBody) {
+  // Without a kernel to call musaGraphSetConditional, a WHILE loop can only be tested at its
+  // default: 0 runs the body zero times (the looping case is tests/e2e/graph_conditional.mu).
+  Counter counter;
+  musaGraph_t g, body = nullptr;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphConditionalHandle h;
+  ASSERT_EQ(musaGraphConditionalHandleCreate(&h, g, 0, musaGraphCondAssignDefault), musaSuccess);
+  musaGraphNodeParams p = {};
+  p.type = musaGraphNodeTypeConditional;
+  p.conditional = {h, musaGraphCondTypeWhile, 1, &body};
+  musaGraphNode_t node, inner, after;
+  ASSERT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaSuccess);
+  ASSERT_NE(body, nullptr); // the runtime creates the body graph
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  ASSERT_EQ(musaGraphAddHostNode(&inner, body, nullptr, 0, &hp), musaSuccess);
+  ASSERT_EQ(musaGraphAddHostNode(&after, g, &node, 1, &hp), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1); // only the node after the loop
+  // A conditional node needs a handle of its own graph and a body count of one.
+  musaGraph_t other;
+  ASSERT_EQ(musaGraphCreate(&other, 0), musaSuccess);
+  musaGraphNode_t bad;
+  EXPECT_EQ(musaGraphAddNode(&bad, other, nullptr, 0, &p), musaErrorInvalidValue);
+  p.conditional.size = 2;
+  EXPECT_EQ(musaGraphAddNode(&bad, g, nullptr, 0, &p), musaErrorInvalidValue);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaGraphDestroy(other);
+  musaGetLastError();
+}
