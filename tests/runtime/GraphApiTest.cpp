@@ -1,5 +1,6 @@
 // The graph API without kernels: each host-side node type, capture rules, update result codes,
 // graph memory attributes, clone and DOT output.
+#include "GraphTestSupport.h"
 #include "musa_runtime.h"
 
 #include <gtest/gtest.h>
@@ -12,16 +13,6 @@
 #include <vector>
 
 namespace {
-struct Counter {
-  std::atomic<int> calls{0};
-  static void MUSART_CB bump(void *self) { ++static_cast<Counter *>(self)->calls; }
-};
-
-musaGraphExec_t instantiate(musaGraph_t g) {
-  musaGraphExec_t exec = nullptr;
-  EXPECT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
-  return exec;
-}
 
 void launchAndWait(musaGraphExec_t exec) {
   ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);

@@ -1,6 +1,7 @@
 // The graph API's rules without kernels: memory nodes and the graph memory attributes, the
 // three capture modes and every invalid capture case of the graphs guide, the remaining update
 // result codes, node enable/disable, dependencies and edge data, handle validation.
+#include "GraphTestSupport.h"
 #include "musa_runtime.h"
 
 #include <gtest/gtest.h>
@@ -10,16 +11,6 @@
 #include <vector>
 
 namespace {
-struct Counter {
-  std::atomic<int> calls{0};
-  static void MUSART_CB bump(void *self) { ++static_cast<Counter *>(self)->calls; }
-};
-
-musaGraphExec_t instantiate(musaGraph_t g) {
-  musaGraphExec_t exec = nullptr;
-  EXPECT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
-  return exec;
-}
 
 uint64_t graphMem(musaGraphMemAttributeType attr) {
   uint64_t value = ~uint64_t(0);
