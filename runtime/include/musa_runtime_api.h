@@ -227,7 +227,7 @@ musaError_t musaGraphDebugDotPrint(musaGraph_t graph, const char *path, unsigned
 musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t graph,
                                  unsigned long long flags __MUSA_DEFAULT(0));
 musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t graph,
-                                          unsigned long long flags);
+                                          unsigned long long flags __MUSA_DEFAULT(0));
 musaError_t musaGraphLaunch(musaGraphExec_t exec, musaStream_t stream);
 musaError_t musaGraphUpload(musaGraphExec_t exec, musaStream_t stream);
 musaError_t musaGraphExecDestroy(musaGraphExec_t exec);

@@ -14,11 +14,13 @@
 namespace musa::rt {
 
 struct Capture {
-  /// Captures made by musaStreamBeginCapture own their graph; musaStreamBeginCaptureToGraph
-  /// records into the user's graph (`owned` empty).
-  std::unique_ptr<graph::Graph> owned = std::make_unique<graph::Graph>();
-  graph::Graph *graph = owned.get();
+  /// The graph being built: a live graph handle from the start (as in CUDA, it can be queried
+  /// and extended while the capture runs, but not destroyed). musaStreamBeginCapture creates
+  /// it (`ownsGraph`: discarded if the capture fails); musaStreamBeginCaptureToGraph records
+  /// into the user's graph.
+  graph::Graph *graph = nullptr;
   musaGraph_t userGraph = nullptr;
+  bool ownsGraph = false;
   musaStreamCaptureMode mode = musaStreamCaptureModeGlobal;
   unsigned long long id = 0;
   Stream *origin = nullptr;

@@ -15,6 +15,10 @@ namespace musa::rt {
 
 musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g); // GraphApi.cpp
 graph::Graph *findUserGraph(musaGraph_t handle);                  // GraphApi.cpp
+/// Marks a graph as being captured into (musaGraphDestroy refuses it) or not.
+void setCapturing(musaGraph_t handle, bool capturing);             // GraphApi.cpp
+/// Destroys a graph a failed capture created.
+void discardCapturedGraph(musaGraph_t handle);                     // GraphApi.cpp
 
 std::string KernelWork::label() const {
   const PreparedLaunch &l = *launch_;
@@ -172,10 +176,15 @@ static musaError_t beginCapture(musaStream_t handle, musaStreamCaptureMode mode,
     for (size_t i = 0; i < numDeps; ++i)
       if (!into->owns(reinterpret_cast<graph::Node *>(deps[i])))
         return musaErrorInvalidValue;
-    capture->owned.reset();
     capture->graph = into;
     capture->userGraph = userGraph;
+  } else {
+    auto fresh = std::make_unique<graph::Graph>();
+    capture->graph = fresh.get();
+    capture->userGraph = adoptCapturedGraph(std::move(fresh));
+    capture->ownsGraph = true;
   }
+  setCapturing(capture->userGraph, true);
   capture->mode = mode;
   capture->id = nextCaptureId++;
   capture->origin = stream.get();
@@ -198,7 +207,7 @@ musaError_t musaStreamBeginCaptureToGraph(musaStream_t handle, musaGraph_t graph
     if (!into || (numDeps && !deps))
       return musaErrorInvalidValue;
     if (!defaultEdges(edgeData, numDeps))
-      return musaErrorInvalidValue; // only default edge data (the guide's note on 5.1.0)
+      return musaErrorNotSupported; // only default edge data (spec/DECISIONS.md 13)
     return beginCapture(handle, mode, into, graph, deps, numDeps);
   });
 }
@@ -264,15 +273,19 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
       device.captures.erase(capture);
     }
     *graphOut = nullptr;
-    if (capture->invalidated)
-      return musaErrorStreamCaptureInvalidated;
+    setCapturing(capture->userGraph, false);
+    musaError_t result = musaSuccess;
     std::set<const graph::Node *> joined = ancestors(originTails);
+    if (capture->invalidated)
+      result = musaErrorStreamCaptureInvalidated;
     for (graph::Node *tail : otherTails)
-      if (!joined.count(tail))
-        return musaErrorStreamCaptureUnjoined; // forked work never joined back
-    *graphOut = capture->owned ? adoptCapturedGraph(std::move(capture->owned))
-                               : capture->userGraph;
-    return musaSuccess;
+      if (!result && !joined.count(tail))
+        result = musaErrorStreamCaptureUnjoined; // forked work never joined back
+    if (!result)
+      *graphOut = capture->userGraph;
+    else if (capture->ownsGraph)
+      discardCapturedGraph(capture->userGraph);
+    return result;
   });
 }
 

@@ -138,6 +138,11 @@ musaError_t setExecWork(musaGraphExec_t handle, musaGraphNode_t node, graph::Nod
   graph::Node *copy = execNode(exec, node);
   if (!copy || copy->type != type)
     return musaErrorInvalidValue;
+  // A copy keeps its direction (the guide's update limits; CUDA refuses the change too).
+  auto *before = dynamic_cast<MemcpyWork *>(copy->work.get());
+  auto *after = dynamic_cast<MemcpyWork *>(work.get());
+  if (before && after && before->params().kind != after->params().kind)
+    return musaErrorInvalidValue;
   exec->modify([&](graph::Graph &) { copy->work = std::move(work); });
   return musaSuccess;
 }
@@ -164,6 +169,8 @@ musaError_t musaGraphDestroy(musaGraph_t handle) {
       auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
       if (it == t.graphs.end())
         return musaErrorInvalidValue;
+      if (t.capturing.count(it->first))
+        return musaErrorIllegalState; // a stream is capturing into it
       doomed = std::move(it->second);
       t.graphs.erase(it);
       t.conditions.erase(doomed.get());
@@ -521,6 +528,16 @@ musaError_t setExecNodeWork(musaGraphExec_t exec, musaGraphNode_t node, graph::N
   return setExecWork(exec, node, type, std::move(work));
 }
 graph::Graph *findUserGraph(musaGraph_t handle) { return findGraph(handle); }
+void setCapturing(musaGraph_t handle, bool capturing) {
+  auto &t = GraphTables::get();
+  std::lock_guard lock(t.mutex);
+  auto *g = reinterpret_cast<const graph::Graph *>(handle);
+  if (capturing)
+    t.capturing.insert(g);
+  else if (auto it = t.capturing.find(g); it != t.capturing.end())
+    t.capturing.erase(it);
+}
+void discardCapturedGraph(musaGraph_t handle) { musaGraphDestroy(handle); }
 } // namespace musa::rt
 
 namespace {
@@ -545,7 +562,7 @@ musaError_t musaGraphAddDependencies_v2(musaGraph_t g, const musaGraphNode_t *fr
                                         const musaGraphNode_t *to,
                                         const musaGraphEdgeData *edgeData, size_t n) {
   if (!defaultEdgeData(edgeData, n))
-    return recordError(musaErrorInvalidValue); // as CUDA answers for edges it cannot honour
+    return recordError(musaErrorNotSupported); // spec/DECISIONS.md 13 (CUDA: InvalidValue)
   return musaGraphAddDependencies(g, from, to, n);
 }
 
@@ -553,7 +570,7 @@ musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t 
                                            const musaGraphNode_t *to,
                                            const musaGraphEdgeData *edgeData, size_t n) {
   if (!defaultEdgeData(edgeData, n))
-    return recordError(musaErrorInvalidValue);
+    return recordError(musaErrorNotSupported);
   return musaGraphRemoveDependencies(g, from, to, n);
 }
 

@@ -17,8 +17,18 @@ musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
         musaGraphInstantiateFlagDeviceLaunch | musaGraphInstantiateFlagUseNodePriority;
     if (!exec || !graph || (flags & ~known))
       return musaErrorInvalidValue;
-    if (flags & musaGraphInstantiateFlagDeviceLaunch)
-      return musaErrorNotSupported; // graphs cannot be launched from device code here
+    // DeviceLaunch: CUDA accepts graphs of kernel, memcpy and memset nodes only (and not with
+    // AutoFreeOnLaunch); such an executable graph launches from the host as usual. Device code
+    // cannot launch graphs here (no device-side musaGraphLaunch), so the flag changes nothing
+    // else.
+    if (flags & musaGraphInstantiateFlagDeviceLaunch) {
+      if (flags & musaGraphInstantiateFlagAutoFreeOnLaunch)
+        return musaErrorInvalidValue;
+      for (auto &n : graph->nodes())
+        if (n->type != graph::NodeType::Kernel && n->type != graph::NodeType::Memcpy &&
+            n->type != graph::NodeType::Memset)
+          return musaErrorInvalidValue; // as the H200 answers (tests/hardware/graph_corner_cases)
+    }
     std::string error;
     std::shared_ptr<graph::GraphExec> e = graph::GraphExec::instantiate(*graph, error);
     if (!e)
@@ -93,12 +103,19 @@ musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
   });
 }
 
+/// Only kernel, memcpy and memset nodes can be disabled, as in CUDA.
+static bool canDisable(const musa::graph::Node &node) {
+  using musa::graph::NodeType;
+  return node.type == NodeType::Kernel || node.type == NodeType::Memcpy ||
+         node.type == NodeType::Memset;
+}
+
 musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
                                     unsigned int isEnabled) {
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = execNode(exec, node);
-    if (!copy)
+    if (!copy || !canDisable(*copy))
       return musaErrorInvalidValue;
     exec->modify([&](graph::Graph &) { copy->enabled = isEnabled != 0; });
     return musaSuccess;
@@ -110,7 +127,7 @@ musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
-    if (!copy || !isEnabled)
+    if (!copy || !isEnabled || !canDisable(*copy))
       return musaErrorInvalidValue;
     *isEnabled = copy->enabled;
     return musaSuccess;

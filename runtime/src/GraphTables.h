@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct GraphTables {
   std::map<const graph::GraphExec *, std::shared_ptr<graph::GraphExec>> execs;
   std::map<const graph::Graph *, std::vector<std::shared_ptr<ConditionCell>>> conditions;
   std::map<const graph::GraphExec *, unsigned long long> execFlags;
+  std::multiset<const graph::Graph *> capturing; // graphs streams capture into
   static GraphTables &get() {
     static GraphTables *tables = std::make_unique<GraphTables>().release();
     return *tables;

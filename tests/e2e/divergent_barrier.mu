@@ -12,7 +12,10 @@ int main() {
   int *d;
   CHECK_MUSA(musaMalloc(&d, 64 * sizeof(int)));
   halfBarrier<<<2, 64>>>(d);
-  CHECK(musaGetLastError() == musaSuccess, "the launch itself is valid");
+  // The launch itself is valid; the kernel may already have faulted asynchronously by now.
+  musaError_t launched = musaGetLastError();
+  CHECK(launched == musaSuccess || launched == musaErrorLaunchFailure, "launch returned %s",
+        musaGetErrorName(launched));
   musaError_t e = musaDeviceSynchronize();
   CHECK(e == musaErrorLaunchFailure, "synchronize returned %s", musaGetErrorName(e));
   // The error is sticky until musaDeviceReset.

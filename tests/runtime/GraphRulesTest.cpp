@@ -217,30 +217,46 @@ TEST(GraphRules, UpdateRefusesChangedDirectionsAndUnsupportedNodes) {
 }
 
 TEST(GraphRules, DisabledNodesAreSkippedUntilEnabled) {
-  Counter counter;
+  int *d = nullptr, back = 0;
+  ASSERT_EQ(musaMalloc(&d, sizeof(int)), musaSuccess);
+  ASSERT_EQ(musaMemset(d, 0, sizeof(int)), musaSuccess);
   musaGraph_t g;
   ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaMemsetParams mp = {};
+  mp.dst = d;
+  mp.value = 0x7f;
+  mp.elementSize = 1;
+  mp.width = sizeof(int);
+  mp.height = 1;
+  musaGraphNode_t set, h;
+  ASSERT_EQ(musaGraphAddMemsetNode(&set, g, nullptr, 0, &mp), musaSuccess);
+  Counter counter;
   musaHostNodeParams hp = {Counter::bump, &counter};
-  musaGraphNode_t h;
   ASSERT_EQ(musaGraphAddHostNode(&h, g, nullptr, 0, &hp), musaSuccess);
   musaGraphExec_t exec = instantiate(g);
   unsigned enabled = 7;
-  ASSERT_EQ(musaGraphNodeGetEnabled(exec, h, &enabled), musaSuccess);
+  ASSERT_EQ(musaGraphNodeGetEnabled(exec, set, &enabled), musaSuccess);
   EXPECT_EQ(enabled, 1u);
-  ASSERT_EQ(musaGraphNodeSetEnabled(exec, h, 0), musaSuccess);
+  ASSERT_EQ(musaGraphNodeSetEnabled(exec, set, 0), musaSuccess);
   ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
-  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
-  EXPECT_EQ(counter.calls.load(), 0);
-  ASSERT_EQ(musaGraphNodeSetEnabled(exec, h, 1), musaSuccess);
+  ASSERT_EQ(musaMemcpy(&back, d, sizeof back, musaMemcpyDeviceToHost), musaSuccess);
+  EXPECT_EQ(back, 0); // skipped
+  ASSERT_EQ(musaGraphNodeSetEnabled(exec, set, 1), musaSuccess);
   ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
-  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
-  EXPECT_EQ(counter.calls.load(), 1);
+  ASSERT_EQ(musaMemcpy(&back, d, sizeof back, musaMemcpyDeviceToHost), musaSuccess);
+  EXPECT_EQ(back, 0x7f7f7f7f);
+  // Only kernel, memcpy and memset nodes can be disabled (tests/hardware/graph_corner_cases).
+  EXPECT_EQ(musaGraphNodeSetEnabled(exec, h, 0), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphNodeGetEnabled(exec, h, &enabled), musaErrorInvalidValue);
+  EXPECT_EQ(counter.calls.load(), 2);
+  musaFree(d);
   musaGraph_t other;
   ASSERT_EQ(musaGraphCreate(&other, 0), musaSuccess);
   musaGraphNode_t stranger;
   ASSERT_EQ(musaGraphAddEmptyNode(&stranger, other, nullptr, 0), musaSuccess);
   EXPECT_EQ(musaGraphNodeSetEnabled(exec, stranger, 0), musaErrorInvalidValue);
   musaGraphExecDestroy(exec);
+  musaGetLastError();
   musaGraphDestroy(g);
   musaGraphDestroy(other);
   musaGetLastError();
@@ -271,14 +287,14 @@ TEST(GraphRules, DependenciesEdgesAndEdgeData) {
   ASSERT_EQ(musaGraphNodeGetDependentNodes(a, out, &dependents), musaSuccess);
   ASSERT_EQ(dependents, 1u);
   EXPECT_EQ(out[0], b);
-  // Edge data: the default is accepted, anything else refused (the guide's note on 5.1.0)
-  // with the error CUDA gives for edges it cannot honour.
+  // Edge data: the default is accepted, anything else refused with NotSupported
+  // (spec/DECISIONS.md 13; CUDA answers InvalidValue, tests/hardware/capture_corner_cases).
   musaGraphEdgeData data = {};
   musaGraphNode_t d;
   ASSERT_EQ(musaGraphAddEmptyNode(&d, g, nullptr, 0), musaSuccess);
   EXPECT_EQ(musaGraphAddDependencies_v2(g, &c, &d, &data, 1), musaSuccess);
   data.type = 1; // programmatic
-  EXPECT_EQ(musaGraphAddDependencies_v2(g, &a, &d, &data, 1), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphAddDependencies_v2(g, &a, &d, &data, 1), musaErrorNotSupported);
   musaGraphNodeType type;
   ASSERT_EQ(musaGraphNodeGetType(d, &type), musaSuccess);
   EXPECT_EQ(type, musaGraphNodeTypeEmpty);
