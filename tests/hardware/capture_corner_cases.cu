@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 #include <thread>
 
+#include "probe.h"
+
 static void CUDART_CB hostFn(void *) {}
 
 static const char *endCapture(cudaStream_t s) {
@@ -15,12 +17,6 @@ static const char *endCapture(cudaStream_t s) {
   return cudaGetErrorName(e);
 }
 
-#define SHOW(name, expr)                                                                     \
-  do {                                                                                       \
-    cudaError_t e_ = (expr);                                                                 \
-    std::printf("%s: %s\n", name, cudaGetErrorName(e_));                                     \
-    cudaGetLastError();                                                                      \
-  } while (0)
 
 int main() {
   cudaStream_t blocking, nonBlocking;

@@ -3,12 +3,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define SHOW(name, expr)                                                                     \
-  do {                                                                                       \
-    cudaError_t e_ = (expr);                                                                 \
-    std::printf("%s: %s\n", name, cudaGetErrorName(e_));                                     \
-    cudaGetLastError();                                                                      \
-  } while (0)
+#include "probe.h"
 
 static void CUDART_CB hostFn(void *) {}
 __global__ void kernel(int *p) { p[threadIdx.x] += 1; }

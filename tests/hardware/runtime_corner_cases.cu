@@ -4,12 +4,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define SHOW(name, expr)                                                                     \
-  do {                                                                                       \
-    cudaError_t e_ = (expr);                                                                 \
-    std::printf("%s: %s\n", name, cudaGetErrorName(e_));                                     \
-    cudaGetLastError();                                                                      \
-  } while (0)
+#include "probe.h"
 
 __global__ void noop() {}
 
