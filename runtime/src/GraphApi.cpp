@@ -185,6 +185,8 @@ musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaKernelNodeParams *params) {
   return apiCall([&] {
+    if (!node)
+      return musaErrorInvalidValue; // the handles first, then the kernel
     std::shared_ptr<PreparedLaunch> launch;
     if (musaError_t e = prepareKernelNode(params, launch))
       return e;

@@ -19,6 +19,16 @@ namespace musa::sim {
 
 namespace ctx = boost::context::detail;
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool RunsUnderTsan = true;
+#else
+constexpr bool RunsUnderTsan = false;
+#endif
+#else
+constexpr bool RunsUnderTsan = false;
+#endif
+
 namespace {
 
 enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
@@ -301,6 +311,11 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
       counters->stopSampling();
   }
   // Sampled blocks run as fibers: each thread needs its own context to count divergence.
+  // (Not under ThreadSanitizer, which is not told about fiber switches and grows unstable when
+  // instrumented code runs on many fibers: there divergence is only measured in kernels that
+  // need fibers anyway.)
+  if (counters && counters->sampling && !kernel.needsFibers && RunsUnderTsan)
+    counters->stopSampling();
   run.fibers = kernel.needsFibers || blockCount > 1 || (counters && counters->sampling);
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;

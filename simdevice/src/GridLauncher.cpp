@@ -90,8 +90,18 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   std::atomic<bool> stop{false};
   std::mutex firstFaultMutex;
   LaunchOutcome first;
+  // oneTBB orders the workers' accesses to this frame and the launch, but with atomics inside
+  // its uninstrumented library; this release/acquire pair (and the one after the loop) lets
+  // ThreadSanitizer see the same order.
+  std::atomic<uint64_t> published{0}, finished{0};
+  published.store(1, std::memory_order_release);
   tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks),
                     [&](const tbb::blocked_range<uint64_t> &range) {
+    (void)published.load(std::memory_order_acquire);
+    struct Finish {
+      std::atomic<uint64_t> &count;
+      ~Finish() { count.fetch_add(1, std::memory_order_release); }
+    } finish{finished};
     for (uint64_t id = range.begin(); id != range.end(); ++id) {
       if (stop.load(std::memory_order_relaxed))
         return;
@@ -106,6 +116,7 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
       }
     }
   });
+  (void)finished.load(std::memory_order_acquire);
   return first;
 }
 

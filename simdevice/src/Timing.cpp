@@ -104,12 +104,11 @@ Engine engineFor(CopyRoute route) {
 
 KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
                                uint64_t memorySize)
-    : base_(memoryBase), size_(memoryBase ? memorySize : 0),
-      chunkCount_(size_ >> ChunkShift) {
+    : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64) {
   sites.resize(launch.kernel->timingSites);
-  // A calloc'd table of null chunk pointers: untouched pages of it are never faulted in.
-  for (auto &table : chunks_)
-    table.reset(new std::atomic<std::atomic<uint64_t> *>[chunkCount_ ? chunkCount_ : 1]());
+  if (words_)
+    for (uint64_t *&b : bits_)
+      b = static_cast<uint64_t *>(std::calloc(words_, sizeof(uint64_t)));
   // About 64 sampled blocks per launch, spread over the grid.
   uint64_t blocks = launch.grid.count();
   sampleStride_ = std::max<uint64_t>(1, blocks / 64);
@@ -117,52 +116,47 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
 }
 
 KernelCounters::~KernelCounters() {
-  for (auto &table : chunks_)
-    for (size_t i = 0; i < chunkCount_; ++i)
-      delete[] table[i].load(std::memory_order_relaxed);
+  for (uint64_t *b : bits_)
+    std::free(b);
 }
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
   return linearBlock % sampleStride_ == 0;
 }
 
-void KernelCounters::touch(uintptr_t address, uint32_t size, bool write) {
-  auto &chunks = chunks_[write ? 1 : 0];
+__attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t address,
+                                                                    uint32_t size, bool write) {
   uint64_t offset = address - uintptr_t(base_);
-  if (offset >= size_ || size == 0) {
+  uint64_t *bits = bits_[write ? 1 : 0];
+  if (offset >= size_ || size == 0 || !bits) {
     untracked_.fetch_add((size + 31) / 32, std::memory_order_relaxed);
     return;
   }
-  constexpr uint64_t wordsPerChunk = (uint64_t(1) << ChunkShift) / 32 / 64;
-  for (uint64_t sector = offset / 32, last = (offset + size - 1) / 32; sector <= last;
-       ++sector) {
-    uint64_t chunk = sector * 32 >> ChunkShift;
-    if (chunk >= chunkCount_)
-      return;
-    std::atomic<uint64_t> *words = chunks[chunk].load(std::memory_order_acquire);
-    if (!words) {
-      auto *fresh = new std::atomic<uint64_t>[wordsPerChunk]();
-      if (chunks[chunk].compare_exchange_strong(words, fresh, std::memory_order_acq_rel))
-        words = fresh;
-      else
-        delete[] fresh; // another thread installed one: `words` now holds it
-    }
-    uint64_t bit = sector % (wordsPerChunk * 64);
-    std::atomic<uint64_t> &w = words[bit / 64];
-    uint64_t mask = uint64_t(1) << (bit % 64);
-    if (!(w.load(std::memory_order_relaxed) & mask))
-      w.fetch_or(mask, std::memory_order_relaxed);
+  uint64_t first = offset / 32, last = std::min((offset + size - 1) / 32, size_ / 32 - 1);
+  for (uint64_t sector = first; sector <= last; ++sector) {
+    uint64_t *w = &bits[sector / 64], mask = uint64_t(1) << (sector % 64);
+    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & mask))
+      __atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
   }
+  // Widen the bounds the count scans (rarely changes after a kernel's first accesses).
+  uint64_t lo = first / 64, hi = last / 64;
+  for (uint64_t seen = __atomic_load_n(&lowWord_, __ATOMIC_RELAXED); lo < seen;)
+    if (__atomic_compare_exchange_n(&lowWord_, &seen, lo, true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      break;
+  for (uint64_t seen = __atomic_load_n(&highWord_, __ATOMIC_RELAXED); hi > seen;)
+    if (__atomic_compare_exchange_n(&highWord_, &seen, hi, true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      break;
 }
 
-uint64_t KernelCounters::uniqueSectors() const {
-  constexpr uint64_t wordsPerChunk = (uint64_t(1) << ChunkShift) / 32 / 64;
+__attribute__((no_sanitize("thread"))) uint64_t KernelCounters::uniqueSectors() const {
   uint64_t n = 0;
-  for (const auto &table : chunks_)
-    for (size_t i = 0; i < chunkCount_; ++i)
-      if (const std::atomic<uint64_t> *words = table[i].load(std::memory_order_acquire))
-        for (uint64_t k = 0; k < wordsPerChunk; ++k)
-          n += uint64_t(__builtin_popcountll(words[k].load(std::memory_order_relaxed)));
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  for (const uint64_t *bits : bits_)
+    for (uint64_t k = lo; bits && k <= hi && k < words_; ++k)
+      n += uint64_t(__builtin_popcountll(__atomic_load_n(&bits[k], __ATOMIC_RELAXED)));
   return n;
 }
 

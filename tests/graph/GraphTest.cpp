@@ -29,9 +29,6 @@ private:
   Log &log_;
   int id_;
 };
-size_t position(const std::vector<int> &order, int id) {
-  return size_t(std::find(order.begin(), order.end(), id) - order.begin());
-}
 } // namespace
 
 TEST(Graph, DiamondRunsInDependencyOrderEveryLaunch) {

@@ -85,9 +85,11 @@ TEST(Lowering, EveryDeviceFunctionGetsTheContextAndCallsPassIt) {
   EXPECT_EQ(lane->arg_size(), 1u);
   ASSERT_NE(getContextArg(*reverse), nullptr);
   EXPECT_TRUE(reverse->hasParamAttribute(2, Attribute::NoAlias));
-  for (Instruction &I : instructions(*reverse))
-    if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction() == lane)
+  for (Instruction &I : instructions(*reverse)) {
+    if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction() == lane) {
       EXPECT_EQ(call->getArgOperand(0), getContextArg(*reverse));
+    }
+  }
 }
 
 TEST(Lowering, NoNvvmIntrinsicsOrSharedGlobalsRemain) {

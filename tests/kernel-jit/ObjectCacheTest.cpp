@@ -50,9 +50,11 @@ TEST(ObjectCache, ConcurrentWritersNeverExposeAPartialObject) {
       for (int j = 0; j < 5; ++j)
         cache.put("same", big);
     });
-  for (int j = 0; j < 50; ++j)
-    if (auto got = cache.get("same"))
+  for (int j = 0; j < 50; ++j) {
+    if (auto got = cache.get("same")) {
       ASSERT_EQ(got->size(), big.size());
+    }
+  }
   for (auto &w : writers)
     w.join();
   EXPECT_EQ(cache.get("same")->size(), big.size());

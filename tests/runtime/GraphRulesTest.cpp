@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -354,5 +355,94 @@ TEST(GraphRules, ConditionalWhileWithAFalseDefaultNeverRunsItsBody) {
   musaGraphExecDestroy(exec);
   musaGraphDestroy(g);
   musaGraphDestroy(other);
+  musaGetLastError();
+}
+
+TEST(GraphRules, EventWaitAndSemaphoreNodesOrderWork) {
+  // An event wait node holds its graph until another stream records the event; semaphore
+  // signal and wait nodes pair up inside one graph.
+  musaEvent_t ev;
+  ASSERT_EQ(musaEventCreate(&ev), musaSuccess);
+  int fd = -1;
+  ASSERT_EQ(musaSimCreateSemaphoreFd(&fd, 0), musaSuccess);
+  musaExternalSemaphoreHandleDesc desc = {};
+  desc.type = musaExternalSemaphoreHandleTypeOpaqueFd;
+  desc.handle.fd = fd;
+  musaExternalSemaphore_t sem;
+  ASSERT_EQ(musaImportExternalSemaphore(&sem, &desc), musaSuccess);
+
+  Counter counter;
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaExternalSemaphoreSignalParams one = {};
+  musaExternalSemaphoreSignalNodeParams sp = {&sem, &one, 1};
+  musaExternalSemaphoreWaitParams take = {};
+  musaExternalSemaphoreWaitNodeParams wp = {&sem, &take, 1};
+  musaHostNodeParams hp = {Counter::bump, &counter};
+  musaGraphNode_t wait, signal, semWait, h;
+  ASSERT_EQ(musaGraphAddEventWaitNode(&wait, g, nullptr, 0, ev), musaSuccess);
+  ASSERT_EQ(musaGraphAddExternalSemaphoresSignalNode(&signal, g, &wait, 1, &sp), musaSuccess);
+  ASSERT_EQ(musaGraphAddExternalSemaphoresWaitNode(&semWait, g, &signal, 1, &wp), musaSuccess);
+  ASSERT_EQ(musaGraphAddHostNode(&h, g, &semWait, 1, &hp), musaSuccess);
+  musaGraphNodeType type;
+  ASSERT_EQ(musaGraphNodeGetType(wait, &type), musaSuccess);
+  EXPECT_EQ(type, musaGraphNodeTypeWaitEvent);
+  ASSERT_EQ(musaGraphNodeGetType(semWait, &type), musaSuccess);
+  EXPECT_EQ(type, musaGraphNodeTypeExtSemasWait);
+  musaEvent_t got = nullptr;
+  ASSERT_EQ(musaGraphEventWaitNodeGetEvent(wait, &got), musaSuccess);
+  EXPECT_EQ(got, ev);
+  musaExternalSemaphoreWaitNodeParams gotWait = {};
+  ASSERT_EQ(musaGraphExternalSemaphoresWaitNodeGetParams(semWait, &gotWait), musaSuccess);
+  EXPECT_EQ(gotWait.numExtSems, 1u);
+  EXPECT_EQ(gotWait.extSemArray[0], sem);
+
+  // A stream that records the event only after a host function that waits for a flag.
+  musaStream_t recorder, runner;
+  ASSERT_EQ(musaStreamCreateWithFlags(&recorder, musaStreamNonBlocking), musaSuccess);
+  ASSERT_EQ(musaStreamCreateWithFlags(&runner, musaStreamNonBlocking), musaSuccess);
+  std::atomic<bool> release{false};
+  auto gate = [](void *flag) {
+    while (!static_cast<std::atomic<bool> *>(flag)->load())
+      std::this_thread::yield();
+  };
+  ASSERT_EQ(musaLaunchHostFunc(recorder, gate, &release), musaSuccess);
+  ASSERT_EQ(musaEventRecord(ev, recorder), musaSuccess);
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphLaunch(exec, runner), musaSuccess);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(counter.calls.load(), 0); // still waiting for the event
+  EXPECT_EQ(musaStreamQuery(runner), musaErrorNotReady);
+  release = true;
+  ASSERT_EQ(musaStreamSynchronize(runner), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaStreamDestroy(recorder);
+  musaStreamDestroy(runner);
+  musaDestroyExternalSemaphore(sem);
+  musaEventDestroy(ev);
+  musaGetLastError();
+}
+
+TEST(GraphRules, KernelNodesValidateTheirParameters) {
+  // Running kernel nodes needs JIT'd device code: tests/e2e/graph_*.mu. Here, the checks an
+  // add call makes before any code runs.
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaKernelNodeParams kp = {};
+  kp.gridDim = dim3(1);
+  kp.blockDim = dim3(32);
+  musaGraphNode_t node;
+  EXPECT_NE(musaGraphAddKernelNode(&node, g, nullptr, 0, &kp), musaSuccess); // no function
+  int notAKernel = 0;
+  kp.func = &notAKernel;
+  EXPECT_EQ(musaGraphAddKernelNode(&node, g, nullptr, 0, &kp), musaErrorInvalidDeviceFunction);
+  EXPECT_EQ(musaGraphAddKernelNode(&node, g, nullptr, 0, nullptr), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphAddKernelNode(nullptr, g, nullptr, 0, &kp), musaErrorInvalidValue);
+  size_t n = 7;
+  ASSERT_EQ(musaGraphGetNodes(g, nullptr, &n), musaSuccess);
+  EXPECT_EQ(n, 0u); // nothing was added
+  musaGraphDestroy(g);
   musaGetLastError();
 }

@@ -129,12 +129,16 @@ public:
   bool sampleBlock(uint64_t linearBlock) const;
 
 private:
-  static constexpr unsigned ChunkShift = 20; // 1 MiB of address space per bitmap chunk
+  // Footprint bitmaps (one bit per 32-byte sector of [base_, base_+size_)), one for reads and
+  // one for writes: calloc'd, so only the pages kernels touch are ever materialised; the
+  // lowest and highest words set bound the count. Accessed only with __atomic builtins in
+  // functions ThreadSanitizer does not instrument: GPU threads run on fibers, where TSan's
+  // bookkeeping for atomics is not reliable, and the bitmap only feeds an estimate.
   const char *base_;
   uint64_t size_;
-  // One bitmap chunk table for reads, one for writes.
-  std::unique_ptr<std::atomic<std::atomic<uint64_t> *>[]> chunks_[2];
-  size_t chunkCount_ = 0;
+  uint64_t words_;
+  uint64_t *bits_[2] = {nullptr, nullptr};
+  uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
   std::atomic<bool> published_{false};
   uint64_t sampleStride_ = 1;
