@@ -126,7 +126,7 @@ musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node
                                     unsigned int *isEnabled) {
   return apiCall([&] {
     auto exec = findExec(handle);
-    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    graph::Node *copy = execNode(exec, node);
     if (!copy || !isEnabled || !canDisable(*copy))
       return musaErrorInvalidValue;
     *isEnabled = copy->enabled;

@@ -30,6 +30,16 @@ static musaError_t replaceWork(musaGraphNode_t handle, graph::NodeType type, con
   return musaSuccess;
 }
 
+// The same for the node of an executable graph (setExecWork checks the node and its type).
+template <typename P, typename Make>
+static musaError_t replaceExecWork(musaGraphExec_t exec, musaGraphNode_t node,
+                                   graph::NodeType type, const P *p, Make make) {
+  std::unique_ptr<graph::NodeWork> work;
+  if (musaError_t e = make(p, work))
+    return e;
+  return setExecWork(exec, node, type, std::move(work));
+}
+
 extern "C" {
 
 musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeParams *p) {
@@ -115,7 +125,7 @@ musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNo
                                              const musaKernelNodeParams *p) {
   return apiCall([&] {
     auto exec = findExec(handle);
-    graph::Node *copy = exec ? exec->copyOf(reinterpret_cast<graph::Node *>(node)) : nullptr;
+    graph::Node *copy = execNode(exec, node);
     if (!copy || copy->type != graph::NodeType::Kernel)
       return musaErrorInvalidValue;
     std::shared_ptr<PreparedLaunch> launch;
@@ -130,22 +140,14 @@ musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNo
 
 musaError_t musaGraphExecMemcpyNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const musaMemcpy3DParms *p) {
-  return apiCall([&] {
-    std::unique_ptr<graph::NodeWork> work;
-    if (musaError_t e = makeMemcpyWork(p, work))
-      return e;
-    return setExecWork(exec, node, graph::NodeType::Memcpy, std::move(work));
-  });
+  return apiCall(
+      [&] { return replaceExecWork(exec, node, graph::NodeType::Memcpy, p, makeMemcpyWork); });
 }
 
 musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const musaMemsetParams *p) {
-  return apiCall([&] {
-    std::unique_ptr<graph::NodeWork> work;
-    if (musaError_t e = makeMemsetWork(p, work))
-      return e;
-    return setExecWork(exec, node, graph::NodeType::Memset, std::move(work));
-  });
+  return apiCall(
+      [&] { return replaceExecWork(exec, node, graph::NodeType::Memset, p, makeMemsetWork); });
 }
 
 musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,

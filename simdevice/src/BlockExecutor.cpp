@@ -305,17 +305,15 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   run.launch = &launch;
   BlockCounters *counters = nullptr;
   if (launch.counters) {
+    // Sampled blocks run alone and as fibers: each thread needs its own context to count
+    // divergence. Not under ThreadSanitizer, which is not told about fiber switches and grows
+    // unstable when instrumented code runs on many fibers: there only kernels that need fibers
+    // anyway are sampled.
+    bool canSample = blockCount == 1 && (kernel.needsFibers || !RunsUnderTsan);
     counters = &scratch.counters;
-    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount);
-    if (blockCount > 1)
-      counters->stopSampling();
+    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount,
+                    canSample);
   }
-  // Sampled blocks run as fibers: each thread needs its own context to count divergence.
-  // (Not under ThreadSanitizer, which is not told about fiber switches and grows unstable when
-  // instrumented code runs on many fibers: there divergence is only measured in kernels that
-  // need fibers anyway.)
-  if (counters && counters->sampling && !kernel.needsFibers && RunsUnderTsan)
-    counters->stopSampling();
   run.fibers = kernel.needsFibers || blockCount > 1 || (counters && counters->sampling);
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;

@@ -186,7 +186,7 @@ void KernelCounters::merge(const BlockCounters &block) {
 }
 
 void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
-                          uint64_t sharedBytes) {
+                          uint64_t sharedBytes, bool canSample) {
   std::fill(std::begin(classes), std::end(classes), 0);
   kernel = launch.counters;
   kernel->joined();
@@ -197,7 +197,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   size_t n = kernel->sites.size();
   sites.assign(n, SiteStats());
   atomics.clear();
-  sampling = kernel->sampleBlock(linearBlock);
+  sampling = canSample && kernel->sampleBlock(linearBlock);
   blockCount = launch.kernel->timingBlocks;
   table_ = launch.kernel->timingBlockTable;
   warpClasses.fill(0);
@@ -212,11 +212,6 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   } else {
     scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
   }
-}
-
-void BlockCounters::stopSampling() {
-  sampling = false;
-  scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
 }
 
 namespace {

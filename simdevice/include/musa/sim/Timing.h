@@ -172,13 +172,12 @@ struct BlockCounters {
   uint32_t blockCount = 0;
 
   /// Prepares for block `linearBlock` of `launch` (with `sharedBytes` of shared memory at
-  /// `shared`).
+  /// `shared`). The block is sampled if the launch picks it and `canSample` (the executor
+  /// runs it alone, as fibers).
   void begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
-             uint64_t sharedBytes);
+             uint64_t sharedBytes, bool canSample);
   /// Folds the samples into warp accesses and merges everything into the kernel's counters.
   void end();
-  /// The executor cannot sample this block (it runs with others in one scheduler).
-  void stopSampling();
 
 private:
   void countDivergence();
