@@ -32,10 +32,27 @@ static FunctionType *withContext(FunctionType *type) {
   return FunctionType::get(type->getReturnType(), params, type->isVarArg());
 }
 
+/// Facts clang derived about the device function that stop being true once it reads the
+/// context: a `__noinline__` helper returning threadIdx.x is `memory(none)` on the device, but
+/// its lowered body loads from ctx, and a host optimiser trusting the old attribute would hoist
+/// the call out of the block's thread loop. The host pipeline re-derives what still holds.
+static AttributeList stripInvalidated(LLVMContext &C, AttributeList attrs) {
+  for (Attribute::AttrKind kind :
+       {Attribute::Memory, Attribute::NoSync, Attribute::WillReturn, Attribute::Speculatable,
+        Attribute::NoFree, Attribute::NoCallback})
+    attrs = attrs.removeFnAttribute(C, kind);
+  return attrs;
+}
+
+static void stripInvalidatedAttributes(Function &F) {
+  F.setAttributes(stripInvalidated(F.getContext(), F.getAttributes()));
+}
+
 static Function *cloneSignature(Function &F) {
   Function *NF = Function::Create(withContext(F.getFunctionType()), F.getLinkage(),
                                   F.getAddressSpace(), "", F.getParent());
   NF->copyAttributesFrom(&F);
+  stripInvalidatedAttributes(*NF);
   NF->setComdat(F.getComdat());
   NF->copyMetadata(&F, 0);
   NF->addFnAttr(ContextAttr);
@@ -75,8 +92,9 @@ static CallBase *passContext(CallBase &call, Value *callee, Value *ctx) {
   for (unsigned i = 0; i < call.arg_size(); ++i)
     paramAttrs.push_back(attrs.getParamAttrs(i));
   paramAttrs.push_back(AttributeSet());
-  newCall->setAttributes(AttributeList::get(call.getContext(), attrs.getFnAttrs(),
-                                            attrs.getRetAttrs(), paramAttrs));
+  newCall->setAttributes(stripInvalidated(
+      call.getContext(), AttributeList::get(call.getContext(), attrs.getFnAttrs(),
+                                            attrs.getRetAttrs(), paramAttrs)));
   if (auto *ci = dyn_cast<CallInst>(&call))
     cast<CallInst>(newCall)->setTailCallKind(ci->getTailCallKind());
   newCall->takeName(&call);

@@ -5,6 +5,8 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace musa::jit {
@@ -21,6 +23,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   if (instrument)
     InstrumentTimingPass().run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
+  FormBarrierRegionsPass().run(M, MAM);
 
   if (NamedMDNode *list = M.getNamedMetadata("musa.unsupported")) {
     std::string names;
@@ -30,8 +33,14 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   }
   std::string problems;
   raw_string_ostream os(problems);
-  if (verifyModule(M, &os))
+  if (verifyModule(M, &os)) {
+    if (const char *dump = std::getenv("MUSA_SIM_DUMP_INVALID_IR")) {
+      std::error_code ec;
+      raw_fd_ostream file(dump, ec);
+      M.print(file, nullptr);
+    }
     return "lowered device module is invalid (simulator bug): " + os.str();
+  }
   return {};
 }
 

@@ -30,7 +30,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-12";
+constexpr const char *LoweringVersion = "lowering-13";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -180,6 +180,9 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   define(sim::abi::Clock64Fn, &__musa_sim_clock64);
   define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
   define(sim::abi::MemAccessFn, &__musa_sim_mem);
+  define(sim::abi::ParkReduceFn, &__musa_sim_park_reduce);
+  define(sim::abi::ParkWarpFn, &__musa_sim_park_warp);
+  define(sim::abi::ParkResultFn, &__musa_sim_park_result);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -241,6 +244,25 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(Facts, paramSizes));
   out.paramSizes.assign(sizes, sizes + f->paramCount);
+  out.regions = nullptr;
+  out.frameBytes = out.parkPoints = 0;
+  auto regions = jit_->lookup(*module.dylib, RegionsPrefix + kernel);
+  auto regionFacts = jit_->lookup(*module.dylib, RegionFactsPrefix + kernel);
+  if (regions && regionFacts) {
+    out.regions = regions->toPtr<sim::KernelRegions>();
+    const uint32_t *rf = regionFacts->toPtr<const uint32_t *>();
+    out.frameBytes = rf[0];
+    out.parkPoints = rf[1];
+  } else {
+    if (!regions)
+      consumeError(regions.takeError());
+    if (!regionFacts)
+      consumeError(regionFacts.takeError());
+    if (auto because = jit_->lookup(*module.dylib, FibersBecausePrefix + kernel))
+      out.fibersBecause = because->toPtr<const char *>();
+    else
+      consumeError(because.takeError());
+  }
   out.timingSites = 0;
   out.instrumented = false;
   auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol);

@@ -1,6 +1,8 @@
 // Running one block: a plain loop, or one fiber per GPU thread with real barriers.
 #include "musa/sim/BlockExecutor.h"
 
+#include "BlockRun.h"
+
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/FiberStackPool.h"
 #include "musa/sim/Timing.h"
@@ -33,7 +35,7 @@ namespace {
 
 enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
 
-struct BlockRun;
+} // namespace
 
 /// A GPU thread. The context must stay first: builtins receive a ThreadContext* and recover
 /// the SimThread from it.
@@ -50,15 +52,7 @@ struct SimThread {
   int32_t reduceValue = 0;       // predicate in, result out
 };
 
-struct BlockRun {
-  const GridLaunch *launch = nullptr;
-  bool fibers = false;
-  ThreadContext loopContext{};             // loop mode
-  std::vector<SimThread> *threads = nullptr; // fiber mode
-  std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end
-  SimThread *current = nullptr;
-  LaunchOutcome outcome;
-};
+namespace {
 
 /// Per-worker scratch reused across blocks: shared memory and thread records.
 struct WorkerScratch {
@@ -80,10 +74,14 @@ struct WorkerScratch {
   }
 };
 
+} // namespace
+
 std::string dims(const uint32_t v[3]) {
   return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) +
          ")";
 }
+
+namespace {
 
 void fiberMain(ctx::transfer_t t) {
   auto *thread = static_cast<SimThread *>(t.data);
@@ -176,35 +174,28 @@ struct StateCounts {
 };
 
 /// Releases block `[first, last)` from __syncthreads (with its reduction) if every live thread
-/// waits there. Returns false with `problem` set if the barrier can never complete.
-bool releaseBlockBarrier(BlockRun &run, size_t first, size_t last, bool &released,
-                         std::string &problem) {
+/// waits there.
+bool releaseBlockBarrier(BlockRun &run, size_t first, size_t last) {
   std::vector<SimThread> &threads = *run.threads;
   StateCounts c(threads, first, last);
-  released = false;
   if (c.atBarrier == 0 || c.atBarrier + c.exited != last - first)
-    return true; // not everyone is there (yet)
-  if (c.exited > 0) {
-    std::vector<SimThread> block(threads.begin() + long(first), threads.begin() + long(last));
-    size_t nWait = 0, nExit = 0;
-    std::string w = threadsIn(block, ThreadState::AtBarrier, nWait);
-    std::string e = threadsIn(block, ThreadState::Exited, nExit);
-    problem = "__syncthreads() not reached by all threads of the block: " +
-              std::to_string(nWait) + " thread(s) wait at the barrier (" + w + ") while " +
-              std::to_string(nExit) + " exited (" + e + ")";
-    return false;
-  }
-  if (threads[first].reducing) {
-    std::vector<int> predicates;
-    for (size_t i = first; i < last; ++i)
-      predicates.push_back(threads[i].reduceValue);
-    int result = blockReduce(threads[first].reduceOp, predicates);
-    for (size_t i = first; i < last; ++i)
-      threads[i].reduceValue = result;
-  }
+    return false; // not everyone is there (yet)
+  // Threads that exited no longer hold the barrier up (PTX counts only live threads), and
+  // they contribute no predicate to __syncthreads_count/and/or.
+  std::vector<int> predicates;
+  uint32_t reduceOp = 0;
+  bool reducing = false;
   for (size_t i = first; i < last; ++i)
-    threads[i].state = ThreadState::Ready;
-  released = true;
+    if (threads[i].state == ThreadState::AtBarrier && threads[i].reducing) {
+      predicates.push_back(threads[i].reduceValue);
+      reduceOp = threads[i].reduceOp, reducing = true;
+    }
+  int result = reducing ? blockReduce(reduceOp, predicates) : 0;
+  for (size_t i = first; i < last; ++i)
+    if (threads[i].state == ThreadState::AtBarrier) {
+      threads[i].reduceValue = result;
+      threads[i].state = ThreadState::Ready;
+    }
   return true;
 }
 
@@ -235,10 +226,7 @@ void scheduleFibers(void *arg) {
     if (!problem.empty())
       return fail(*run, FaultKind::BarrierDivergence, problem);
     for (size_t b = 0; b + 1 < starts.size(); ++b) {
-      bool released = false;
-      if (!releaseBlockBarrier(*run, starts[b], starts[b + 1], released, problem))
-        return fail(*run, FaultKind::BarrierDivergence, problem);
-      progress |= released;
+      progress |= releaseBlockBarrier(*run, starts[b], starts[b + 1]);
     }
     if (progress)
       continue;
@@ -257,7 +245,7 @@ void scheduleFibers(void *arg) {
     std::string e = threadsIn(threads, ThreadState::Exited, nExit);
     if (nWarp > 0)
       return fail(*run, FaultKind::BarrierDivergence,
-                  "warp collective cannot complete: " + std::to_string(nWarp) +
+                  "deadlock: warp collective cannot complete: " + std::to_string(nWarp) +
                       " thread(s) wait at a warp collective (" + w + ") for lanes its mask names, "
                       "which exited or wait at a barrier (" + std::to_string(nBar + nGrid) + ")");
     return fail(*run, FaultKind::BarrierDivergence,
@@ -309,12 +297,15 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     // divergence. Not under ThreadSanitizer, which is not told about fiber switches and grows
     // unstable when instrumented code runs on many fibers: there only kernels that need fibers
     // anyway are sampled.
-    bool canSample = blockCount == 1 && (kernel.needsFibers || !RunsUnderTsan);
+    bool canSample =
+        blockCount == 1 && (kernel.needsFibers || !RunsUnderTsan) && !loopsForced();
     counters = &scratch.counters;
     counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount,
                     canSample);
   }
-  run.fibers = kernel.needsFibers || blockCount > 1 || (counters && counters->sampling);
+  run.mode = blockCount > 1 || (counters && counters->sampling) ? ExecMode::Fibers
+                                                                 : execModeFor(kernel);
+  run.fibers = run.mode == ExecMode::Fibers;
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;
   base.ctaid[0] = blockIdx.x, base.ctaid[1] = blockIdx.y, base.ctaid[2] = blockIdx.z;
@@ -332,7 +323,7 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   bool clean;
   if (!run.fibers) {
     run.loopContext = base;
-    clean = runGuarded(runLoop, &run, fault);
+    clean = runGuarded(run.mode == ExecMode::Loop ? runLoop : runRegionBlock, &run, fault);
   } else {
     size_t perBlock = launch.block.count(), n = perBlock * blockCount;
     FiberStackPool &pool = FiberStackPool::forThisThread();
@@ -382,8 +373,9 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   if (!clean) {
     if (who)
       where += " thread " + dims(who->tid);
-    if (fault.kind == FaultKind::IllegalAddress && run.fibers &&
-        FiberStackPool::forThisThread().isGuardPage(fault.address))
+    if (fault.kind == FaultKind::IllegalAddress &&
+        (run.fibers ? FiberStackPool::forThisThread().isGuardPage(fault.address)
+                    : isWorkerStackGuard(fault.address)))
       fault.kind = FaultKind::StackOverflow;
     run.outcome.fault = fault.kind;
     char address[32];
@@ -393,8 +385,10 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
       run.outcome.message = where + ": illegal memory access at address " + address;
       break;
     case FaultKind::StackOverflow:
-      run.outcome.message = where + ": thread stack overflow (raise MUSA_SIM_STACK_SIZE, now " +
-                            std::to_string(FiberStackPool::stackSize()) + " bytes)";
+      run.outcome.message =
+          run.fibers ? where + ": thread stack overflow (raise MUSA_SIM_STACK_SIZE, now " +
+                           std::to_string(FiberStackPool::stackSize()) + " bytes)"
+                     : where + ": thread stack overflow (the host worker's stack ran out)";
       break;
     case FaultKind::ArithmeticTrap:
       run.outcome.message = where + ": arithmetic trap (integer division by zero?)";
@@ -477,6 +471,8 @@ extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {
 }
 
 extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {
+  if (static_cast<musa::sim::BlockRun *>(context->block)->mode == musa::sim::ExecMode::Regions)
+    return musa::sim::regionActiveMask(context);
   SimThread &self = musa::sim::fiberThread(context);
   auto *run = static_cast<musa::sim::BlockRun *>(context->block);
   size_t index = size_t(&self - run->threads->data());

@@ -124,7 +124,9 @@ bool runGuarded(void (*fn)(void *), void *arg, SignalFault &fault) {
   prepareFaultHandling();
   sigjmp_buf jump;
   sigjmp_buf *outer = currentJump;
-  if (sigsetjmp(jump, 1) != 0) {
+  // No signal mask saved: that would be an rt_sigprocmask system call per block. The
+  // handler runs with SA_NODEFER, so jumping out of it leaves no signal blocked.
+  if (sigsetjmp(jump, 0) != 0) {
     landedOnWorker();
     currentJump = outer;
     fault = std::move(pendingFault);
@@ -149,5 +151,13 @@ void raiseDeviceFault(FaultKind kind, std::string message) {
 }
 
 bool inGuardedRegion() { return currentJump != nullptr; }
+
+bool isWorkerStackGuard(const void *address) {
+  thread_local WorkerStack stack;
+  auto a = reinterpret_cast<uintptr_t>(address), bottom = reinterpret_cast<uintptr_t>(stack.bottom);
+  // The guard page(s) below the lowest stack address, plus the frame that overran into them.
+  constexpr uintptr_t Slack = 256 * 1024;
+  return stack.bottom && a + Slack >= bottom && a < bottom + 4096;
+}
 
 } // namespace musa::sim

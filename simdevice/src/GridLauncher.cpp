@@ -47,6 +47,41 @@ std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
 static LaunchOutcome runGridInArena(const GridLaunch &launch);
 
 namespace {
+std::string execEnvironment() {
+  const char *mode = std::getenv("MUSA_SIM_EXEC");
+  return mode ? mode : "auto";
+}
+/// MUSA_SIM_EXEC=fibers runs every kernel with a fiber per GPU thread (the reference the loop
+/// modes are tested against).
+bool fibersForced() {
+  static const bool forced = execEnvironment() == "fibers";
+  return forced;
+}
+} // namespace
+
+bool loopsForced() {
+  static const bool forced = execEnvironment() == "loops";
+  return forced;
+}
+
+ExecMode execModeFor(const KernelEntry &kernel) {
+  if (fibersForced())
+    return ExecMode::Fibers;
+  if (!kernel.needsFibers)
+    return ExecMode::Loop;
+  return kernel.regions ? ExecMode::Regions : ExecMode::Fibers;
+}
+
+const char *execModeName(ExecMode mode) {
+  switch (mode) {
+  case ExecMode::Loop: return "loop";
+  case ExecMode::Regions: return "regions";
+  case ExecMode::Fibers: return "fibers";
+  }
+  return "?";
+}
+
+namespace {
 /// MUSA_SIM_WORKERS=N caps the host threads that run blocks (default: all cores).
 void applyWorkerLimit() {
   static const std::unique_ptr<tbb::global_control> limit = []() {

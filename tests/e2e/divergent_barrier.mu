@@ -1,18 +1,77 @@
-// A __syncthreads that only some threads reach is reported as a launch failure, not a hang.
+// Barriers as hardware runs them. Threads that have exited no longer hold up __syncthreads
+// (the common `if (i >= n) return;` before a barrier); a real deadlock (lanes waiting at a warp
+// collective for lanes that wait at a block barrier) is reported as a launch failure naming the
+// kernel and threads, never a hang.
 #include "check.h"
 
 __global__ void halfBarrier(int *out) {
   if (threadIdx.x < 16) {
     __syncthreads();
-    out[threadIdx.x] = 1;
+    out[blockIdx.x * 64 + threadIdx.x] = 1;
   }
+}
+
+// Sums `in` per block; the tail block has threads that return before the barriers.
+__global__ void tailSum(const int *in, int *out, int n) {
+  __shared__ int s[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = in[i];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int sum = 0;
+    int live = min((int)blockDim.x, n - (int)(blockIdx.x * blockDim.x));
+    for (int k = 0; k < live; ++k)
+      sum += s[k];
+    out[blockIdx.x] = sum;
+  }
+  // A second barrier, reached only by live threads, with a count over them.
+  int count = __syncthreads_count(1);
+  if (threadIdx.x == 0)
+    out[gridDim.x + blockIdx.x] = count;
+}
+
+__global__ void deadlock(int *out) {
+  int v = threadIdx.x;
+  if (threadIdx.x % 32 < 16)
+    __syncthreads();
+  else
+    v = __shfl_xor_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
 }
 
 int main() {
   int *d;
-  CHECK_MUSA(musaMalloc(&d, 64 * sizeof(int)));
+  CHECK_MUSA(musaMalloc(&d, 1024 * sizeof(int)));
+  CHECK_MUSA(musaMemset(d, 0, 1024 * sizeof(int)));
   halfBarrier<<<2, 64>>>(d);
-  // The launch itself is valid; the kernel may already have faulted asynchronously by now.
+  CHECK_MUSA(musaDeviceSynchronize());
+  int h[1024];
+  CHECK_MUSA(musaMemcpy(h, d, 128 * sizeof(int), musaMemcpyDeviceToHost));
+  for (int i = 0; i < 128; ++i)
+    CHECK(h[i] == (i % 64 < 16), "halfBarrier out[%d] = %d", i, h[i]);
+
+  const int n = 300, blocks = 3;
+  int in[n];
+  for (int i = 0; i < n; ++i)
+    in[i] = i % 7;
+  int *dIn;
+  CHECK_MUSA(musaMalloc(&dIn, n * sizeof(int)));
+  CHECK_MUSA(musaMemcpy(dIn, in, sizeof in, musaMemcpyHostToDevice));
+  tailSum<<<blocks, 128>>>(dIn, d, n);
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK_MUSA(musaMemcpy(h, d, 2 * blocks * sizeof(int), musaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; ++b) {
+    int expect = 0, live = n - b * 128 < 128 ? n - b * 128 : 128;
+    for (int k = 0; k < live; ++k)
+      expect += in[b * 128 + k];
+    CHECK(h[b] == expect, "tailSum block %d: %d, expected %d", b, h[b], expect);
+    CHECK(h[blocks + b] == live, "__syncthreads_count in block %d: %d, expected %d", b,
+          h[blocks + b], live);
+  }
+
+  deadlock<<<1, 64>>>(d);
   musaError_t launched = musaGetLastError();
   CHECK(launched == musaSuccess || launched == musaErrorLaunchFailure, "launch returned %s",
         musaGetErrorName(launched));

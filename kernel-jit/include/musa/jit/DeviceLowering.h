@@ -11,6 +11,8 @@
 //   5. InstrumentTimingPass   (timing model only) per-block instruction counts and a hook call
 //                             before every memory access.
 //   6. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
+//   7. FormBarrierRegionsPass kernels with barriers or warp collectives also get region loops
+//                             (loops over threads between park points) instead of fibers.
 // (2) must precede (3) and (4) because both read the context argument it adds.
 #pragma once
 
@@ -36,6 +38,13 @@ inline constexpr const char *KernelListMD = "musa.kernels";
 /// Prefix of the per-kernel facts global:
 /// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
+
+/// Prefix of the region-loop entry of a kernel cut at its park points (musa::sim::KernelRegions)
+/// and of its facts { i32 frameBytesPerThread, i32 parkPoints }; both absent for kernels that
+/// need no regions or cannot have them (then a C string with FibersBecausePrefix says why).
+inline constexpr const char *RegionsPrefix = "__musa_regions_";
+inline constexpr const char *RegionFactsPrefix = "__musa_rfacts_";
+inline constexpr const char *FibersBecausePrefix = "__musa_fibers_because_";
 
 /// i32 global: the number of memory-access sites InstrumentTimingPass numbered (absent in
 /// modules compiled without the timing model).
@@ -63,6 +72,9 @@ struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct FormBarrierRegionsPass : llvm::PassInfoMixin<FormBarrierRegionsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {

@@ -38,4 +38,8 @@ bool runGuarded(void (*fn)(void *), void *arg, SignalFault &fault);
 /// True while the calling thread is inside runGuarded (device code is running).
 bool inGuardedRegion();
 
+/// Whether `address` lies in the guard area below the calling host thread's stack: a fault
+/// there is a stack overflow of device code running directly on the worker (loop modes).
+bool isWorkerStackGuard(const void *address);
+
 } // namespace musa::sim

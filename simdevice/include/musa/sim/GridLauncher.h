@@ -29,7 +29,12 @@ struct KernelEntry {
   KernelThunk thread = nullptr;
   KernelThunk block = nullptr;
   uint64_t staticSharedBytes = 0;
-  bool needsFibers = true;
+  bool needsFibers = true; // reaches a barrier or warp collective: no plain loop
+  /// Region loops (kernel-jit's FormBarrierRegions), null if the kernel must run as fibers.
+  KernelRegions regions = nullptr;
+  uint32_t frameBytes = 0; // per thread, what lives across park points
+  uint32_t parkPoints = 0;
+  std::string fibersBecause; // why a kernel that needs them has no regions
   std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
   bool instrumented = false;  // compiled with the timing model's counters
   uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
@@ -65,6 +70,16 @@ struct LaunchOutcome {
 
 /// Why a launch configuration is impossible on `profile`, or empty if it is fine.
 std::string checkLaunchConfig(const DeviceProfile &profile, const GridLaunch &launch);
+
+/// How a kernel's blocks run (MUSA_SIM_EXEC forces one; see README).
+enum class ExecMode { Loop, Regions, Fibers };
+/// The mode blocks of `kernel` run in when not sampled by the timing model.
+ExecMode execModeFor(const KernelEntry &kernel);
+const char *execModeName(ExecMode mode);
+/// MUSA_SIM_EXEC=loops: even the blocks the timing model samples run as loops or regions
+/// (auto runs those as fibers, to see each thread's own counts); the model then has no
+/// divergence samples. For testing the loop modes on small grids.
+bool loopsForced();
 
 /// Runs the whole grid and waits for it.
 LaunchOutcome runGrid(const GridLaunch &launch);

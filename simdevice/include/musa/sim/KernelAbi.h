@@ -81,6 +81,17 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
+/// Region loops (kernels cut at barriers and warp collectives, see FormBarrierRegions.cpp):
+/// a __syncthreads_count/and/or or a warp collective parks with its operands, and the region
+/// after it fetches the result.
+inline constexpr const char *ParkReduceFn = "__musa_sim_park_reduce";
+inline constexpr const char *ParkWarpFn = "__musa_sim_park_warp";
+inline constexpr const char *ParkResultFn = "__musa_sim_park_result";
+/// A thread's entry in the region loop's `resume` array: the region it enters next (0 the
+/// kernel's start, j the code after park point j), with RegionParked set while the point has
+/// not released it; RegionExited once it returned.
+inline constexpr uint32_t RegionParked = 0x80000000u;
+inline constexpr uint32_t RegionExited = 0x7fffffffu;
 /// Called by instrumented kernels for every load, store and atomic that is not to the
 /// thread's own stack: (address, info, site, ctx).
 inline constexpr const char *MemAccessFn = "__musa_sim_mem";
@@ -96,6 +107,9 @@ static_assert(sizeof(ThreadContext) == 104);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);
+/// Runs region `region` for every thread whose resume entry equals it (see abi::RegionParked).
+using KernelRegions = void (*)(void **args, ThreadContext *ctx, void *frames, uint32_t *resume,
+                               uint32_t region);
 
 } // namespace musa::sim
 
@@ -120,6 +134,11 @@ uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
+/// Region loops: park at a block reduction or a warp collective; fetch the released result.
+void __musa_sim_park_reduce(uint32_t op, int32_t predicate, musa::sim::ThreadContext *ctx);
+void __musa_sim_park_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg,
+                          int32_t width, musa::sim::ThreadContext *ctx);
+uint64_t __musa_sim_park_result(musa::sim::ThreadContext *ctx);
 /// Timing model: one memory access (see abi::MemAccessFn).
 void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
                     musa::sim::ThreadContext *ctx);

@@ -1,0 +1,496 @@
+// FormBarrierRegionsPass: kernels with barriers and warp collectives as loops over threads.
+//
+// A kernel that reaches __syncthreads or a warp collective cannot run as one plain loop over
+// the block's threads. Instead of a fiber per thread, this pass cuts the kernel at every
+// synchronisation point ("park point") into regions and emits, for each region, a loop that
+// runs the region for every thread waiting to enter it:
+//
+//   __musa_regions_K(ptr args, ptr ctx, ptr frames, ptr resume, i32 region)
+//     for z, y, x over the block (t = linear thread index):
+//       if resume[t] != region: continue
+//       ctx->tid = {x, y, z}
+//       <the kernel's code from the region's entry up to the next park point or return>
+//       resume[t] = next point | Parked      (or Exited on return)
+//
+// The virtual GPU (simdevice/src/RegionExecutor.cpp) calls it once per region that threads
+// are ready to enter, resolves the park points between calls (releases a block barrier once
+// every live thread is parked at one, completes warp collectives lane group by lane group) and
+// marks the released threads ready for the region after their point. Region 0 starts at the
+// kernel's entry; region j > 0 starts right after park point j.
+//
+// What lives across a park point lives in the thread's frame: values defined before it and
+// used after it are demoted to stack slots, and every stack slot of the kernel becomes a slice
+// of `frames` (structure of arrays: slot i of thread t at frames + offset_i * n + t * size_i,
+// n the block's thread count). Everything else stays in registers, so a region without a
+// barrier inside is an ordinary loop the host optimiser can vectorise.
+//
+// Barriers at `__syncthreads_count/and/or` park with the predicate and fetch the block's result
+// when released; warp collectives park with their operands and fetch their lane's result.
+// Everything that reaches a park point is inlined into the kernel first. Kernels this cannot
+// handle keep running as fibers: recursion or indirect calls that may reach a park point,
+// grid.sync(), dynamically sized stack allocations.
+#include "musa/jit/DeviceLowering.h"
+
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+bool isParkBuiltin(StringRef name) {
+  return name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
+         name == sim::abi::WarpFn;
+}
+
+/// Functions (defined ones included) whose execution may reach a park point or grid.sync().
+class SyncReach {
+public:
+  explicit SyncReach(Module &M) {
+    for (Function &F : M)
+      if (isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn)
+        reaches_.insert(&F);
+    // Fixpoint over direct calls; an indirect call counts as reaching (it might).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Function &F : M) {
+        if (F.isDeclaration() || reaches_.count(&F))
+          continue;
+        for (Instruction &I : instructions(F)) {
+          auto *call = dyn_cast<CallBase>(&I);
+          if (!call || call->isInlineAsm())
+            continue;
+          auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
+          if (!callee || reaches_.count(callee)) {
+            reaches_.insert(&F);
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  bool reaches(Function *F) const { return !F || reaches_.count(F); }
+
+private:
+  SmallPtrSet<Function *, 16> reaches_;
+};
+
+struct ParkPoint {
+  BasicBlock *before = nullptr; // ends with the branch to `after`
+  BasicBlock *after = nullptr;  // the region that starts when the point releases
+};
+
+/// Why `F` (a clone of the kernel) cannot become regions, after inlining everything that
+/// reaches a park point into it; empty if it can.
+std::string inlineSyncCalls(Function &F, const SyncReach &reach) {
+  for (unsigned round = 0; round < 32; ++round) {
+    SmallVector<CallBase *, 8> calls;
+    for (Instruction &I : instructions(F)) {
+      auto *call = dyn_cast<CallBase>(&I);
+      if (!call || call->isInlineAsm())
+        continue;
+      auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
+      if (!callee)
+        return "indirect call";
+      if (callee->getName() == sim::abi::GridSyncFn)
+        return "grid.sync()";
+      if (!callee->isDeclaration() && reach.reaches(callee)) {
+        if (callee == &F)
+          return "recursion";
+        calls.push_back(call);
+      }
+    }
+    if (calls.empty())
+      return {};
+    for (CallBase *call : calls) {
+      InlineFunctionInfo info;
+      if (!InlineFunction(*call, info).isSuccess())
+        return "a call that cannot be inlined reaches a barrier";
+    }
+  }
+  return "recursion";
+}
+
+/// Promotes what clang left in memory to registers (device code compiled at -O0).
+void promoteToRegisters(Function &F) {
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(PromotePass());
+  FPM.run(F, FAM);
+}
+
+/// Cuts `F` at each park builtin call. Reductions and warp collectives keep a call that parks
+/// with the operands; their result is fetched at the start of the next region.
+SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee parkReduce,
+                                          FunctionCallee parkWarp, FunctionCallee result,
+                                          Value *ctx) {
+  SmallVector<CallInst *, 8> points;
+  for (Instruction &I : instructions(F))
+    if (auto *call = dyn_cast<CallInst>(&I))
+      if (Function *callee = call->getCalledFunction(); callee && isParkBuiltin(callee->getName()))
+        points.push_back(call);
+  SmallVector<ParkPoint, 8> cuts;
+  for (CallInst *call : points) {
+    StringRef name = call->getCalledFunction()->getName();
+    BasicBlock *before = call->getParent();
+    BasicBlock *after = SplitBlock(before, call->getNextNode(), (DomTreeUpdater *)nullptr,
+                                   nullptr, nullptr, "region");
+    IRBuilder<> b(call);
+    if (name == sim::abi::BarrierReduceFn) {
+      b.CreateCall(parkReduce, {call->getArgOperand(0), call->getArgOperand(1), ctx});
+    } else if (name == sim::abi::WarpFn) {
+      SmallVector<Value *, 6> args(call->args());
+      b.CreateCall(parkWarp, args);
+    }
+    if (!call->getType()->isVoidTy()) {
+      b.SetInsertPoint(&*after->getFirstInsertionPt());
+      Value *value = b.CreateCall(result, {ctx});
+      call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
+    }
+    call->eraseFromParent();
+    cuts.push_back({before, after});
+  }
+  return cuts;
+}
+
+/// Whether some path from `def` to `use` passes a park point (enters a region start).
+bool crossesParkPoint(Instruction *def, Use &use, const SmallPtrSetImpl<BasicBlock *> &starts) {
+  auto *user = cast<Instruction>(use.getUser());
+  BasicBlock *defBlock = def->getParent();
+  BasicBlock *useBlock = user->getParent();
+  if (auto *phi = dyn_cast<PHINode>(user))
+    useBlock = phi->getIncomingBlock(use);
+  else if (useBlock == defBlock && def->comesBefore(user))
+    return false;
+  SmallPtrSet<BasicBlock *, 32> seen;
+  SmallVector<BasicBlock *, 32> work;
+  auto visit = [&](BasicBlock *BB) {
+    if (seen.insert(BB).second)
+      work.push_back(BB);
+  };
+  if (useBlock == defBlock) {
+    if (isa<PHINode>(user) && !(def->comesBefore(useBlock->getTerminator()) ||
+                                def == useBlock->getTerminator()))
+      return true; // cannot happen in valid IR
+    if (isa<PHINode>(user))
+      return false; // the incoming edge leaves the defining block after the definition
+    for (BasicBlock *pred : predecessors(useBlock))
+      visit(pred);
+  } else {
+    visit(useBlock);
+  }
+  while (!work.empty()) {
+    BasicBlock *BB = work.pop_back_val();
+    if (starts.count(BB))
+      return true;
+    if (BB == defBlock)
+      continue;
+    for (BasicBlock *pred : predecessors(BB))
+      visit(pred);
+  }
+  return false;
+}
+
+/// Demotes every SSA value that is live across a park point to a stack slot.
+void demoteAcrossParkPoints(Function &F, const SmallVector<ParkPoint, 8> &cuts) {
+  SmallPtrSet<BasicBlock *, 8> starts;
+  for (const ParkPoint &p : cuts)
+    starts.insert(p.after);
+  SmallVector<Instruction *, 32> demote;
+  for (Instruction &I : instructions(F)) {
+    if (isa<AllocaInst>(I) || I.getType()->isVoidTy())
+      continue;
+    for (Use &U : I.uses())
+      if (crossesParkPoint(&I, U, starts)) {
+        demote.push_back(&I);
+        break;
+      }
+  }
+  // A demoted PHI stays a PHI whose value is stored right after it; every use reloads.
+  for (Instruction *I : demote)
+    DemoteRegToStack(*I, false, F.getEntryBlock().getFirstInsertionPt());
+}
+
+/// By-value parameters become pointers to the launch's single copy, shared by all threads:
+/// fine while the kernel only reads them.
+bool writesByValParameter(Function &F) {
+  for (Argument &arg : F.args()) {
+    if (!F.hasParamAttribute(arg.getArgNo(), Attribute::ByVal))
+      continue;
+    SmallVector<Value *, 8> work{&arg};
+    while (!work.empty()) {
+      Value *v = work.pop_back_val();
+      for (User *u : v->users()) {
+        if (isa<GetElementPtrInst>(u) || isa<BitCastInst>(u) || isa<AddrSpaceCastInst>(u))
+          work.push_back(u);
+        else if (auto *load = dyn_cast<LoadInst>(u); load && load->getPointerOperand() == v)
+          continue;
+        else
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// Everything the region loop needs to know about the kernel body it wraps.
+struct RegionBody {
+  Function *clone = nullptr;
+  SmallVector<ParkPoint, 8> cuts;
+  SmallVector<AllocaInst *, 16> slots;
+  SmallVector<uint64_t, 16> slotOffsets; // per-thread bytes before the slot
+  SmallVector<uint64_t, 16> slotSizes;
+  uint64_t frameBytes = 0;
+};
+
+std::string collectSlots(RegionBody &body) {
+  const DataLayout &DL = body.clone->getDataLayout();
+  for (Instruction &I : instructions(*body.clone)) {
+    auto *alloca = dyn_cast<AllocaInst>(&I);
+    if (!alloca)
+      continue;
+    if (!alloca->isStaticAlloca() || alloca->getParent() != &body.clone->getEntryBlock())
+      return "dynamically sized stack allocation";
+    std::optional<TypeSize> size = alloca->getAllocationSize(DL);
+    if (!size || size->isScalable())
+      return "dynamically sized stack allocation";
+    uint64_t bytes = alignTo(std::max<uint64_t>(size->getFixedValue(), 1), 16);
+    body.slots.push_back(alloca);
+    body.slotOffsets.push_back(body.frameBytes);
+    body.slotSizes.push_back(bytes);
+    body.frameBytes += bytes;
+  }
+  return {};
+}
+
+/// Builds __musa_regions_K around the prepared body (see the file comment).
+Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
+  LLVMContext &C = M.getContext();
+  Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  auto *type = FunctionType::get(Type::getVoidTy(C), {ptrTy, ptrTy, ptrTy, ptrTy, i32}, false);
+  Function *R = Function::Create(type, GlobalValue::InternalLinkage,
+                                 "__musa_regions_body_" + K.getName(), M);
+  R->addFnAttr(Attribute::NoUnwind);
+  for (unsigned i = 1; i < 4; ++i)
+    R->addParamAttr(i, Attribute::NoAlias);
+  Value *args = R->getArg(0), *ctx = R->getArg(1), *frames = R->getArg(2);
+  Value *resume = R->getArg(3), *region = R->getArg(4);
+
+  IRBuilder<> b(BasicBlock::Create(C, "entry", R));
+  // Kernel arguments are uniform: unpacked once per call.
+  Function &F = *body.clone;
+  for (unsigned i = 0; i + 1 < F.arg_size(); ++i) {
+    Value *slot = b.CreateConstInBoundsGEP1_32(ptrTy, args, i);
+    Value *ptr = b.CreateLoad(ptrTy, slot);
+    Value *value = F.hasParamAttribute(i, Attribute::ByVal)
+                       ? ptr
+                       : b.CreateLoad(F.getArg(i)->getType(), ptr);
+    F.getArg(i)->replaceAllUsesWith(value);
+  }
+  getContextArg(F)->replaceAllUsesWith(ctx);
+  Value *extent[3], *tidSlot[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    extent[d] = b.CreateLoad(
+        i32, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::NtidOffset + 4 * d));
+    tidSlot[d] = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::TidOffset + 4 * d);
+  }
+  Value *threads = b.CreateZExt(
+      b.CreateMul(extent[0], b.CreateMul(extent[1], extent[2], "", true, true), "", true, true),
+      i64);
+
+  // for z: for y: for x; t = x + nx * (y + ny * z).
+  BasicBlock *exit = BasicBlock::Create(C, "exit", R);
+  BasicBlock *preheader = b.GetInsertBlock();
+  PHINode *index[3];
+  for (int d = 2; d >= 0; --d) {
+    BasicBlock *header = BasicBlock::Create(C, "dim" + Twine(d), R);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    index[d] = b.CreatePHI(i32, 2);
+    index[d]->addIncoming(b.getInt32(0), preheader);
+    preheader = header;
+  }
+  auto wide = [&](Value *v) { return b.CreateZExt(v, i64); };
+  Value *t = b.CreateAdd(
+      wide(index[0]),
+      b.CreateMul(wide(extent[0]),
+                  b.CreateAdd(wide(index[1]), b.CreateMul(wide(extent[1]), wide(index[2]), "",
+                                                          true, true), "", true, true),
+                  "", true, true),
+      "t", true, true);
+  BasicBlock *latch = BasicBlock::Create(C, "next.thread", R);
+  BasicBlock *run = BasicBlock::Create(C, "run", R);
+  Value *resumeSlot = b.CreateInBoundsGEP(i32, resume, t);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, resumeSlot), region), run, latch);
+
+  b.SetInsertPoint(run);
+  for (unsigned d = 0; d < 3; ++d)
+    b.CreateStore(index[d], tidSlot[d]);
+  for (size_t i = 0; i < body.slots.size(); ++i) {
+    Value *base = b.CreateInBoundsGEP(
+        b.getInt8Ty(), frames, b.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
+    Value *slot = b.CreateInBoundsGEP(
+        b.getInt8Ty(), base, b.CreateMul(t, b.getInt64(body.slotSizes[i]), "", true, true));
+    body.slots[i]->replaceAllUsesWith(slot);
+    body.slots[i]->eraseFromParent();
+  }
+  // Park points and returns become stores of the thread's next state and a jump to the latch.
+  for (size_t j = 0; j < body.cuts.size(); ++j) {
+    Instruction *branch = body.cuts[j].before->getTerminator();
+    b.SetInsertPoint(branch);
+    b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
+    b.CreateBr(latch);
+    branch->eraseFromParent();
+  }
+  SmallVector<ReturnInst *, 4> returns;
+  for (BasicBlock &BB : F)
+    if (auto *ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      returns.push_back(ret);
+  for (ReturnInst *ret : returns) {
+    b.SetInsertPoint(ret);
+    b.CreateStore(b.getInt32(sim::abi::RegionExited), resumeSlot);
+    b.CreateBr(latch);
+    ret->eraseFromParent();
+  }
+  // The dispatch: region 0 is the kernel's entry, region j the block after park point j.
+  BasicBlock *kernelEntry = &F.getEntryBlock();
+  b.SetInsertPoint(run);
+  SwitchInst *dispatch = b.CreateSwitch(region, latch, unsigned(body.cuts.size() + 1));
+  dispatch->addCase(b.getInt32(0), kernelEntry);
+  for (size_t j = 0; j < body.cuts.size(); ++j)
+    dispatch->addCase(b.getInt32(uint32_t(j + 1)), body.cuts[j].after);
+  // Lifetime markers on what are now frame slices say nothing useful.
+  SmallVector<Instruction *, 8> lifetimes;
+  for (Instruction &I : instructions(F))
+    if (I.isLifetimeStartOrEnd())
+      lifetimes.push_back(&I);
+  for (Instruction *I : lifetimes)
+    I->eraseFromParent();
+  R->splice(latch->getIterator(), &F);
+
+  b.SetInsertPoint(latch);
+  for (int d = 0; d < 3; ++d) {
+    Value *next = b.CreateAdd(index[d], b.getInt32(1), "", true, true);
+    index[d]->addIncoming(next, b.GetInsertBlock());
+    BasicBlock *done = d == 2 ? exit : BasicBlock::Create(C, "done" + Twine(d), R);
+    b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
+    b.SetInsertPoint(done);
+  }
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+  return R;
+}
+
+/// __musa_regions_K(args, ctx, frames, resume, region): one specialised loop per region (the
+/// optimiser drops the code each cannot reach), selected by a switch.
+void emitRegionEntry(Module &M, Function &K, Function &body, unsigned regions) {
+  LLVMContext &C = M.getContext();
+  Function *entry = Function::Create(body.getFunctionType(), GlobalValue::ExternalLinkage,
+                                     std::string(RegionsPrefix) + K.getName().str(), M);
+  entry->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> b(BasicBlock::Create(C, "entry", entry));
+  BasicBlock *done = BasicBlock::Create(C, "done", entry);
+  SwitchInst *dispatch = b.CreateSwitch(entry->getArg(4), done, regions);
+  for (unsigned r = 0; r < regions; ++r) {
+    ValueToValueMapTy map;
+    map[body.getArg(4)] = b.getInt32(r);
+    Function *specialised = CloneFunction(&body, map);
+    specialised->setName(body.getName() + "." + Twine(r));
+    BasicBlock *call = BasicBlock::Create(C, "region" + Twine(r), entry, done);
+    dispatch->addCase(b.getInt32(r), call);
+    IRBuilder<> cb(call);
+    cb.CreateCall(specialised, {entry->getArg(0), entry->getArg(1), entry->getArg(2),
+                                entry->getArg(3)});
+    cb.CreateBr(done);
+  }
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
+/// { i32 frameBytesPerThread, i32 parkPoints }, present only for kernels with regions.
+void emitRegionFacts(Module &M, Function &K, const RegionBody &body) {
+  LLVMContext &C = M.getContext();
+  auto *i32 = Type::getInt32Ty(C);
+  auto *type = StructType::get(C, {i32, i32});
+  new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,
+                     ConstantStruct::get(type, {ConstantInt::get(i32, body.frameBytes),
+                                                ConstantInt::get(i32, body.cuts.size())}),
+                     RegionFactsPrefix + K.getName());
+}
+
+/// Forms the regions of one kernel; returns why it cannot (the kernel then runs as fibers).
+std::string formRegions(Module &M, Function &K, const SyncReach &reach) {
+  LLVMContext &C = M.getContext();
+  Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  ValueToValueMapTy map;
+  RegionBody body;
+  body.clone = CloneFunction(&K, map);
+  Function &F = *body.clone;
+  std::string why = inlineSyncCalls(F, reach);
+  if (why.empty()) {
+    promoteToRegisters(F);
+    FunctionCallee parkReduce = M.getOrInsertFunction(
+        sim::abi::ParkReduceFn, FunctionType::get(Type::getVoidTy(C), {i32, i32, ptrTy}, false));
+    FunctionCallee parkWarp = M.getOrInsertFunction(
+        sim::abi::ParkWarpFn,
+        FunctionType::get(Type::getVoidTy(C), {i32, i32, i64, i32, i32, ptrTy}, false));
+    FunctionCallee result = M.getOrInsertFunction(sim::abi::ParkResultFn,
+                                                  FunctionType::get(i64, {ptrTy}, false));
+    body.cuts = cutAtParkPoints(F, parkReduce, parkWarp, result, getContextArg(F));
+    if (body.cuts.size() >= sim::abi::RegionExited - 1)
+      why = "too many park points";
+  }
+  if (why.empty() && writesByValParameter(F))
+    why = "a by-value parameter is written";
+  if (why.empty()) {
+    demoteAcrossParkPoints(F, body.cuts);
+    why = collectSlots(body);
+  }
+  if (!why.empty()) {
+    F.eraseFromParent();
+    return why;
+  }
+  Function *R = emitRegionLoop(M, K, body);
+  F.eraseFromParent();
+  emitRegionEntry(M, K, *R, unsigned(body.cuts.size() + 1));
+  R->eraseFromParent();
+  emitRegionFacts(M, K, body);
+  return {};
+}
+
+} // namespace
+
+
+PreservedAnalyses FormBarrierRegionsPass::run(Module &M, ModuleAnalysisManager &) {
+  SyncReach reach(M);
+  for (Function *K : getKernels(M)) {
+    if (!reach.reaches(K))
+      continue; // a plain loop runs it
+    std::string why = formRegions(M, *K, reach);
+    if (!why.empty()) {
+      Constant *text = ConstantDataArray::getString(M.getContext(), why);
+      new GlobalVariable(M, text->getType(), true, GlobalValue::ExternalLinkage, text,
+                         FibersBecausePrefix + K->getName());
+    }
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace musa::jit

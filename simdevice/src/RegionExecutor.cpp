@@ -1,0 +1,237 @@
+// Region mode: a block of a kernel cut at its park points (kernel-jit FormBarrierRegions.cpp)
+// runs as a sequence of loops over its threads, with no fiber and no stack per thread.
+//
+// Each thread's entry in `resume` names the region it enters next. The executor calls the
+// kernel's region loop for each region some thread is ready to enter; the loop runs those
+// threads until each parks at its next point or returns. Then the points are resolved as the
+// fiber scheduler resolves them: a warp collective completes once every live lane its mask
+// names waits at it with the same mask; a block barrier once every live thread waits at one
+// (threads that exited no longer hold it up). Released threads become ready for the region
+// after their point. Nothing to release while threads still wait is a deadlock: the block
+// ends with a fault that names who waits where.
+#include "BlockRun.h"
+
+#include "musa/sim/FaultGuard.h"
+#include "musa/sim/WarpCollective.h"
+
+#include <cstdlib>
+#include <memory>
+
+namespace musa::sim {
+
+enum class ParkKind : uint8_t { Barrier, Reduce, Warp };
+
+struct RegionState {
+  uint32_t threads = 0;
+  std::vector<uint32_t> resume;
+  std::vector<ParkKind> kind;
+  std::vector<WarpLane> lanes;   // operands of a parked warp collective
+  std::vector<int32_t> predicate; // of a parked __syncthreads_count/and/or
+  std::vector<uint64_t> result;   // what the released point returns
+  uint32_t reduceOp = 0;
+  std::vector<char> pending;      // regions some thread is ready to enter
+  std::unique_ptr<char, decltype(&std::free)> frames{nullptr, &std::free};
+  size_t frameCapacity = 0;
+
+  char *frameBuffer(size_t bytes) {
+    if (bytes > frameCapacity || !frames) {
+      frameCapacity = (std::max<size_t>(bytes, 4096) + 63) / 64 * 64;
+      frames.reset(static_cast<char *>(std::aligned_alloc(64, frameCapacity)));
+    }
+    return frames.get();
+  }
+  static RegionState &forThisThread() {
+    thread_local RegionState state;
+    return state;
+  }
+};
+
+namespace {
+
+bool parked(uint32_t resume) { return resume != abi::RegionExited && (resume & abi::RegionParked); }
+
+void release(RegionState &s, uint32_t t, uint64_t result) {
+  s.resume[t] &= ~abi::RegionParked;
+  s.pending[s.resume[t]] = 1;
+  s.result[t] = result;
+  s.kind[t] = ParkKind::Barrier;
+}
+
+/// Completes every warp collective whose lanes have all arrived; true if any did.
+bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
+  bool progress = false;
+  std::vector<WarpLane *> group;
+  for (uint32_t first = 0; first < s.threads; first += warpSize) {
+    uint32_t last = std::min(s.threads, first + warpSize);
+    for (uint32_t i = first; i < last; ++i) {
+      if (!parked(s.resume[i]) || s.kind[i] != ParkKind::Warp)
+        continue;
+      uint32_t mask = s.lanes[i].mask;
+      group.clear();
+      bool complete = true;
+      for (uint32_t j = first; j < last && complete; ++j) {
+        if (!laneInMask(mask, j - first) || s.resume[j] == abi::RegionExited)
+          continue;
+        if (!parked(s.resume[j]) || s.kind[j] != ParkKind::Warp || s.lanes[j].mask != mask)
+          complete = false;
+        else
+          group.push_back(&s.lanes[j]);
+      }
+      if (!complete)
+        continue;
+      for (WarpLane *l : group)
+        if (l->op != group.front()->op) {
+          problem = "lanes of one warp reached different warp collectives with the same mask";
+          return false;
+        }
+      computeWarpCollective(group, int(warpSize));
+      for (WarpLane *l : group)
+        release(s, uint32_t(l - s.lanes.data()), l->result);
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+/// Releases the block barrier if every live thread waits at one; true if it did.
+bool resolveBarrier(RegionState &s) {
+  uint32_t waiting = 0, exited = 0;
+  std::vector<int> predicates;
+  for (uint32_t t = 0; t < s.threads; ++t) {
+    if (s.resume[t] == abi::RegionExited) {
+      ++exited;
+    } else if (parked(s.resume[t]) && s.kind[t] != ParkKind::Warp) {
+      ++waiting;
+      if (s.kind[t] == ParkKind::Reduce)
+        predicates.push_back(s.predicate[t]);
+    }
+  }
+  if (waiting == 0 || waiting + exited != s.threads)
+    return false;
+  int result = predicates.empty() ? 0 : blockReduce(s.reduceOp, predicates);
+  for (uint32_t t = 0; t < s.threads; ++t)
+    if (parked(s.resume[t]))
+      release(s, t, uint64_t(uint32_t(result)));
+  return true;
+}
+
+/// Up to four thread indices matching `pick`, for a message.
+template <class Pick> std::string listThreads(const RegionState &s, const GridLaunch &l,
+                                              Pick pick, size_t &count) {
+  std::string list;
+  count = 0;
+  for (uint32_t t = 0; t < s.threads; ++t) {
+    if (!pick(t))
+      continue;
+    if (++count <= 4) {
+      uint32_t v[3] = {t % l.block.x, t / l.block.x % l.block.y, t / (l.block.x * l.block.y)};
+      list += (list.empty() ? "" : " ") + dims(v);
+    }
+  }
+  if (count > 4)
+    list += " ...";
+  return list;
+}
+
+std::string deadlockMessage(const RegionState &s, const GridLaunch &l) {
+  size_t nWarp = 0, nBar = 0;
+  std::string w = listThreads(s, l, [&](uint32_t t) {
+    return parked(s.resume[t]) && s.kind[t] == ParkKind::Warp;
+  }, nWarp);
+  std::string b = listThreads(s, l, [&](uint32_t t) {
+    return parked(s.resume[t]) && s.kind[t] != ParkKind::Warp;
+  }, nBar);
+  return "deadlock: warp collective cannot complete: " + std::to_string(nWarp) +
+         " thread(s) wait at a warp collective (" + w + ") for lanes its mask names, "
+         "which wait at __syncthreads() (" + std::to_string(nBar) + ": " + b + ")";
+}
+
+RegionState &stateOf(ThreadContext *ctx, uint32_t &t) {
+  auto *run = static_cast<BlockRun *>(ctx->block);
+  if (run->mode != ExecMode::Regions)
+    raiseDeviceFault(FaultKind::MisalignedBarrier,
+                     "region park point outside region mode (simulator bug)");
+  t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+  return *run->regions;
+}
+
+} // namespace
+
+void runRegionBlock(void *arg) {
+  auto *run = static_cast<BlockRun *>(arg);
+  const GridLaunch &launch = *run->launch;
+  const KernelEntry &kernel = *launch.kernel;
+  RegionState &s = RegionState::forThisThread();
+  run->regions = &s;
+  uint32_t n = uint32_t(launch.block.count()), warpSize = uint32_t(launch.warpSize);
+  s.threads = n;
+  s.resume.assign(n, 0);
+  s.kind.assign(n, ParkKind::Barrier);
+  s.lanes.resize(n);
+  for (uint32_t t = 0; t < n; ++t)
+    s.lanes[t].lane = t % warpSize;
+  s.predicate.resize(n);
+  s.result.resize(n);
+  s.pending.assign(kernel.parkPoints + 1, 0);
+  s.pending[0] = 1;
+  char *frames = s.frameBuffer(size_t(kernel.frameBytes) * n);
+  for (;;) {
+    for (uint32_t r = 0; r <= kernel.parkPoints; ++r)
+      if (s.pending[r]) {
+        s.pending[r] = 0;
+        kernel.regions(launch.args, &run->loopContext, frames, s.resume.data(), r);
+      }
+    std::string problem;
+    bool progress = resolveWarps(s, warpSize, problem);
+    if (!problem.empty())
+      return run->fail(FaultKind::BarrierDivergence, problem);
+    if (!progress)
+      progress = resolveBarrier(s);
+    if (progress)
+      continue;
+    for (uint32_t t = 0; t < n; ++t)
+      if (s.resume[t] != abi::RegionExited)
+        return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
+    return; // every thread returned
+  }
+}
+
+uint32_t regionActiveMask(ThreadContext *ctx) {
+  uint32_t t = 0;
+  RegionState &s = stateOf(ctx, t);
+  uint32_t quarter = t - t % 32, bits = 0;
+  for (uint32_t j = quarter; j < std::min(s.threads, quarter + 32); ++j)
+    if (s.resume[j] != abi::RegionExited)
+      bits |= 1u << (j - quarter);
+  return bits;
+}
+
+} // namespace musa::sim
+
+using musa::sim::RegionState;
+
+extern "C" void __musa_sim_park_reduce(uint32_t op, int32_t predicate,
+                                       musa::sim::ThreadContext *ctx) {
+  uint32_t t = 0;
+  RegionState &s = musa::sim::stateOf(ctx, t);
+  s.kind[t] = musa::sim::ParkKind::Reduce;
+  s.reduceOp = op;
+  s.predicate[t] = predicate;
+}
+
+extern "C" void __musa_sim_park_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg,
+                                     int32_t width, musa::sim::ThreadContext *ctx) {
+  uint32_t t = 0;
+  RegionState &s = musa::sim::stateOf(ctx, t);
+  musa::sim::WarpLane &lane = s.lanes[t];
+  if (!musa::sim::laneInMask(mask, lane.lane))
+    musa::sim::raiseDeviceFault(musa::sim::FaultKind::BarrierDivergence,
+                                "warp collective called by a lane its mask does not name");
+  s.kind[t] = musa::sim::ParkKind::Warp;
+  lane.op = op, lane.mask = mask, lane.value = value, lane.arg = arg, lane.width = width;
+}
+
+extern "C" uint64_t __musa_sim_park_result(musa::sim::ThreadContext *ctx) {
+  uint32_t t = 0;
+  return musa::sim::stateOf(ctx, t).result[t];
+}
