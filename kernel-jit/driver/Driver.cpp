@@ -211,7 +211,9 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
                 const fs::path &tmp, unsigned index) {
   std::string stem = (tmp / ("dev" + std::to_string(index))).string();
   std::vector<std::string> device = commonCuda(p, o);
-  device.insert(device.end(), {"--cuda-device-only", "-D__MUSA_ARCH__=" +
+  // As nvcc and mcc do, device code is optimised at -O3 whatever -O the host code gets: the
+  // user's -O level changes neither what kernels compute nor what the timing model counts.
+  device.insert(device.end(), {"-O3", "--cuda-device-only", "-D__MUSA_ARCH__=" +
                                std::to_string(o.arch * 10), "-emit-llvm", "-c", src, "-o",
                                stem + ".bc"});
   if (int rc = run(device, o.verbose))

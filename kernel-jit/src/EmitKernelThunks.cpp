@@ -111,6 +111,9 @@ void emitBlockLoop(Module &M, Function &K) {
     b.CreateStore(index[d], tidSlot[d]);
     preheader = header;
   }
+  // Each thread's clock64() counts its own instructions from zero.
+  b.CreateStore(b.getInt64(0),
+                b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset));
   b.CreateCall(&K, values);
   BasicBlock *outer = exit;
   for (int d = 0; d < 3; ++d) {

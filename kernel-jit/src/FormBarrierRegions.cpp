@@ -277,6 +277,7 @@ std::string collectSlots(RegionBody &body) {
     body.slotSizes.push_back(bytes);
     body.frameBytes += bytes;
   }
+  body.frameBytes += 8; // the thread's instruction count
   return {};
 }
 
@@ -351,10 +352,22 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
     body.slots[i]->replaceAllUsesWith(slot);
     body.slots[i]->eraseFromParent();
   }
+  // The thread's executed-instruction count (clock64() reads it) lives in its frame too: the
+  // last 8 bytes, zero when the thread starts.
+  Value *issuedSlot = b.CreateInBoundsGEP(
+      b.getInt8Ty(), frames,
+      b.CreateAdd(b.CreateMul(threads, b.getInt64(body.frameBytes - 8)),
+                  b.CreateMul(t, b.getInt64(8))));
+  Value *issuedField =
+      b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset);
+  b.CreateStore(b.CreateSelect(b.CreateICmpEQ(region, b.getInt32(0)), b.getInt64(0),
+                               b.CreateLoad(i64, issuedSlot)),
+                issuedField);
   // Park points and returns become stores of the thread's next state and a jump to the latch.
   for (size_t j = 0; j < body.cuts.size(); ++j) {
     Instruction *branch = body.cuts[j].before->getTerminator();
     b.SetInsertPoint(branch);
+    b.CreateStore(b.CreateLoad(i64, issuedField), issuedSlot);
     b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
     b.CreateBr(latch);
     branch->eraseFromParent();
