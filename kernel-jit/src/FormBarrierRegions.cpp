@@ -36,6 +36,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -258,6 +259,7 @@ struct RegionBody {
   SmallVector<uint64_t, 16> slotOffsets; // per-thread bytes before the slot
   SmallVector<uint64_t, 16> slotSizes;
   uint64_t frameBytes = 0;
+  bool countsInstructions = false; // instrumented: the frame keeps each thread's count
 };
 
 std::string collectSlots(RegionBody &body) {
@@ -277,7 +279,8 @@ std::string collectSlots(RegionBody &body) {
     body.slotSizes.push_back(bytes);
     body.frameBytes += bytes;
   }
-  body.frameBytes += 8; // the thread's instruction count
+  if (body.countsInstructions)
+    body.frameBytes += 8; // the thread's instruction count
   return {};
 }
 
@@ -342,8 +345,32 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, resumeSlot), region), run, latch);
 
   b.SetInsertPoint(run);
-  for (unsigned d = 0; d < 3; ++d)
-    b.CreateStore(index[d], tidSlot[d]);
+  // threadIdx reads become the loop's indices. Only code that hands the context to a call
+  // (builtins, the timing hook, functions left outlined) needs ctx->tid itself; without such
+  // calls the loop has no store to a fixed address and the host optimiser can vectorise it.
+  bool contextEscapes = false;
+  SmallVector<LoadInst *, 16> tidReads;
+  for (Instruction &I : instructions(F)) {
+    if (auto *call = dyn_cast<CallBase>(&I); call && !isa<IntrinsicInst>(call))
+      contextEscapes |= is_contained(call->args(), ctx);
+    if (auto *load = dyn_cast<LoadInst>(&I)) {
+      APInt offset(64, 0);
+      const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          M.getDataLayout(), offset, true);
+      if (base == ctx && offset.ult(sim::abi::TidOffset + 12) &&
+          offset.getZExtValue() % 4 == 0 && load->getType() == i32)
+        tidReads.push_back(load);
+    }
+  }
+  for (LoadInst *load : tidReads) {
+    APInt offset(64, 0);
+    load->getPointerOperand()->stripAndAccumulateConstantOffsets(M.getDataLayout(), offset, true);
+    load->replaceAllUsesWith(index[(offset.getZExtValue() - sim::abi::TidOffset) / 4]);
+    load->eraseFromParent();
+  }
+  if (contextEscapes)
+    for (unsigned d = 0; d < 3; ++d)
+      b.CreateStore(index[d], tidSlot[d]);
   for (size_t i = 0; i < body.slots.size(); ++i) {
     Value *base = b.CreateInBoundsGEP(
         b.getInt8Ty(), frames, b.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
@@ -354,20 +381,23 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   }
   // The thread's executed-instruction count (clock64() reads it) lives in its frame too: the
   // last 8 bytes, zero when the thread starts.
-  Value *issuedSlot = b.CreateInBoundsGEP(
-      b.getInt8Ty(), frames,
-      b.CreateAdd(b.CreateMul(threads, b.getInt64(body.frameBytes - 8)),
-                  b.CreateMul(t, b.getInt64(8))));
-  Value *issuedField =
-      b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset);
-  b.CreateStore(b.CreateSelect(b.CreateICmpEQ(region, b.getInt32(0)), b.getInt64(0),
-                               b.CreateLoad(i64, issuedSlot)),
-                issuedField);
+  Value *issuedSlot = nullptr, *issuedField = nullptr;
+  if (body.countsInstructions) {
+    issuedSlot = b.CreateInBoundsGEP(
+        b.getInt8Ty(), frames,
+        b.CreateAdd(b.CreateMul(threads, b.getInt64(body.frameBytes - 8)),
+                    b.CreateMul(t, b.getInt64(8))));
+    issuedField = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset);
+    b.CreateStore(b.CreateSelect(b.CreateICmpEQ(region, b.getInt32(0)), b.getInt64(0),
+                                 b.CreateLoad(i64, issuedSlot)),
+                  issuedField);
+  }
   // Park points and returns become stores of the thread's next state and a jump to the latch.
   for (size_t j = 0; j < body.cuts.size(); ++j) {
     Instruction *branch = body.cuts[j].before->getTerminator();
     b.SetInsertPoint(branch);
-    b.CreateStore(b.CreateLoad(i64, issuedField), issuedSlot);
+    if (issuedSlot)
+      b.CreateStore(b.CreateLoad(i64, issuedField), issuedSlot);
     b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
     b.CreateBr(latch);
     branch->eraseFromParent();
@@ -454,6 +484,7 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach) {
   Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
   ValueToValueMapTy map;
   RegionBody body;
+  body.countsInstructions = M.getNamedGlobal(TimingSitesSymbol) != nullptr;
   body.clone = CloneFunction(&K, map);
   Function &F = *body.clone;
   std::string why = inlineSyncCalls(F, reach);

@@ -30,7 +30,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-13";
+constexpr const char *LoweringVersion = "lowering-14";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,

@@ -68,7 +68,7 @@ struct WorkerScratch {
     }
     return shared.get();
   }
-  static WorkerScratch &get() {
+  [[gnu::noinline]] static WorkerScratch &get() { // see RegionState::forThisThread
     thread_local WorkerScratch scratch;
     return scratch;
   }

@@ -27,8 +27,11 @@ struct RegionState {
   std::vector<ParkKind> kind;
   std::vector<WarpLane> lanes;   // operands of a parked warp collective
   std::vector<int32_t> predicate; // of a parked __syncthreads_count/and/or
+  std::vector<int> predicates;    // scratch: those of the threads a barrier releases
   std::vector<uint64_t> result;   // what the released point returns
   uint32_t reduceOp = 0;
+  uint32_t warpParks = 0;         // threads parked at a warp collective
+  uint32_t reduceParks = 0;       // threads parked at __syncthreads_count/and/or
   std::vector<char> pending;      // regions some thread is ready to enter
   std::unique_ptr<char, decltype(&std::free)> frames{nullptr, &std::free};
   size_t frameCapacity = 0;
@@ -40,7 +43,9 @@ struct RegionState {
     }
     return frames.get();
   }
-  static RegionState &forThisThread() {
+  // Not inlined: GCC would otherwise look the thread-local's address up again after every
+  // call in the caller's loops (__tls_get_addr, in a shared library).
+  [[gnu::noinline]] static RegionState &forThisThread() {
     thread_local RegionState state;
     return state;
   }
@@ -54,6 +59,8 @@ void release(RegionState &s, uint32_t t, uint64_t result) {
   s.resume[t] &= ~abi::RegionParked;
   s.pending[s.resume[t]] = 1;
   s.result[t] = result;
+  if (s.kind[t] == ParkKind::Warp)
+    --s.warpParks;
   s.kind[t] = ParkKind::Barrier;
 }
 
@@ -93,26 +100,38 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
   return progress;
 }
 
-/// Releases the block barrier if every live thread waits at one; true if it did.
-bool resolveBarrier(RegionState &s) {
-  uint32_t waiting = 0, exited = 0;
-  std::vector<int> predicates;
-  for (uint32_t t = 0; t < s.threads; ++t) {
-    if (s.resume[t] == abi::RegionExited) {
-      ++exited;
-    } else if (parked(s.resume[t]) && s.kind[t] != ParkKind::Warp) {
-      ++waiting;
-      if (s.kind[t] == ParkKind::Reduce)
+/// With no thread at a warp collective, every live thread waits at a block barrier (each
+/// region run takes its threads to a park point or to their return): releases them all, with
+/// the block's reduction if they wait at __syncthreads_count/and/or. Returns the number of
+/// threads released (0: all have returned).
+uint32_t releaseBarrier(RegionState &s) {
+  int result = 0;
+  if (s.reduceParks) {
+    std::vector<int> &predicates = s.predicates;
+    predicates.clear();
+    for (uint32_t t = 0; t < s.threads; ++t)
+      if (parked(s.resume[t]) && s.kind[t] == ParkKind::Reduce)
         predicates.push_back(s.predicate[t]);
+    result = blockReduce(s.reduceOp, predicates);
+    s.reduceParks = 0;
+    for (uint32_t t = 0; t < s.threads; ++t) {
+      s.result[t] = uint64_t(uint32_t(result));
+      s.kind[t] = ParkKind::Barrier;
     }
   }
-  if (waiting == 0 || waiting + exited != s.threads)
-    return false;
-  int result = predicates.empty() ? 0 : blockReduce(s.reduceOp, predicates);
-  for (uint32_t t = 0; t < s.threads; ++t)
-    if (parked(s.resume[t]))
-      release(s, t, uint64_t(uint32_t(result)));
-  return true;
+  uint32_t live = 0, last = abi::RegionExited;
+  uint32_t *resume = s.resume.data();
+  for (uint32_t t = 0, n = s.threads; t < n; ++t) {
+    uint32_t r = resume[t];
+    if (r == abi::RegionExited)
+      continue;
+    r &= ~abi::RegionParked;
+    resume[t] = r;
+    if (r != last) // threads mostly wait at the same point
+      s.pending[r] = 1, last = r;
+    ++live;
+  }
+  return live;
 }
 
 /// Up to four thread indices matching `pick`, for a message.
@@ -167,12 +186,11 @@ void runRegionBlock(void *arg) {
   s.threads = n;
   s.resume.assign(n, 0);
   s.kind.assign(n, ParkKind::Barrier);
-  s.lanes.resize(n);
-  for (uint32_t t = 0; t < n; ++t)
-    s.lanes[t].lane = t % warpSize;
+  s.lanes.resize(n); // lane indices filled in when a thread parks at a collective
   s.predicate.resize(n);
   s.result.resize(n);
   s.pending.assign(kernel.parkPoints + 1, 0);
+  s.warpParks = s.reduceParks = 0;
   s.pending[0] = 1;
   char *frames = s.frameBuffer(size_t(kernel.frameBytes) * n);
   for (;;) {
@@ -181,17 +199,17 @@ void runRegionBlock(void *arg) {
         s.pending[r] = 0;
         kernel.regions(launch.args, &run->loopContext, frames, s.resume.data(), r);
       }
-    std::string problem;
-    bool progress = resolveWarps(s, warpSize, problem);
-    if (!problem.empty())
-      return run->fail(FaultKind::BarrierDivergence, problem);
-    if (!progress)
-      progress = resolveBarrier(s);
-    if (progress)
+    if (s.warpParks) {
+      std::string problem;
+      bool progress = resolveWarps(s, warpSize, problem);
+      if (!problem.empty())
+        return run->fail(FaultKind::BarrierDivergence, problem);
+      if (progress)
+        continue;
+      return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
+    }
+    if (releaseBarrier(s))
       continue;
-    for (uint32_t t = 0; t < n; ++t)
-      if (s.resume[t] != abi::RegionExited)
-        return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
     return; // every thread returned
   }
 }
@@ -215,6 +233,7 @@ extern "C" void __musa_sim_park_reduce(uint32_t op, int32_t predicate,
   uint32_t t = 0;
   RegionState &s = musa::sim::stateOf(ctx, t);
   s.kind[t] = musa::sim::ParkKind::Reduce;
+  ++s.reduceParks;
   s.reduceOp = op;
   s.predicate[t] = predicate;
 }
@@ -224,10 +243,12 @@ extern "C" void __musa_sim_park_warp(uint32_t op, uint32_t mask, uint64_t value,
   uint32_t t = 0;
   RegionState &s = musa::sim::stateOf(ctx, t);
   musa::sim::WarpLane &lane = s.lanes[t];
+  lane.lane = t % uint32_t(ctx->warpSize);
   if (!musa::sim::laneInMask(mask, lane.lane))
     musa::sim::raiseDeviceFault(musa::sim::FaultKind::BarrierDivergence,
                                 "warp collective called by a lane its mask does not name");
   s.kind[t] = musa::sim::ParkKind::Warp;
+  ++s.warpParks;
   lane.op = op, lane.mask = mask, lane.value = value, lane.arg = arg, lane.width = width;
 }
 

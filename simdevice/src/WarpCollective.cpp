@@ -17,12 +17,8 @@ uint32_t quarterMask(const std::vector<WarpLane *> &group, uint32_t lane,
   return bits;
 }
 
-const WarpLane *laneAt(const std::vector<WarpLane *> &group, uint32_t lane) {
-  for (const WarpLane *l : group)
-    if (l->lane == lane)
-      return l;
-  return nullptr;
-}
+/// The group's lanes by lane index (warps have at most MaxWarpSize lanes).
+constexpr uint32_t MaxWarpSize = 128;
 
 } // namespace
 
@@ -30,6 +26,11 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
   if (group.empty())
     return;
   const uint32_t op = group.front()->op;
+  const WarpLane *byLane[MaxWarpSize] = {};
+  for (const WarpLane *l : group)
+    if (l->lane < MaxWarpSize)
+      byLane[l->lane] = l;
+  auto laneAt = [&](uint32_t lane) { return lane < MaxWarpSize ? byLane[lane] : nullptr; };
   uint64_t sum = 0, andAll = ~0ull, orAll = 0, xorAll = 0;
   uint32_t minU = UINT32_MAX, maxU = 0;
   int32_t minS = INT32_MAX, maxS = INT32_MIN;
@@ -67,7 +68,7 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
     switch (op) {
     case WarpShflIdx: case WarpShflUp: case WarpShflDown: case WarpShflXor: {
       // A source lane outside the group has no defined value: the caller keeps its own.
-      const WarpLane *from = laneAt(group, uint32_t(src));
+      const WarpLane *from = laneAt(uint32_t(src));
       l->result = from ? from->value : l->value;
       break;
     }

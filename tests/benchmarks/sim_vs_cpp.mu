@@ -32,6 +32,34 @@ __global__ void matmulTiled(const float *A, const float *B, float *C, int n) {
   C[row * n + col] = acc;
 }
 
+// Classic shared-memory tree reduction: log2(256) = 8 barriers per block.
+__global__ void blockReduce(const float *in, float *out, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride)
+      s[threadIdx.x] += s[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// Shuffle-based reduction: each warp reduces its lanes with __shfl_down_sync, lane 0 of each
+// warp adds the warp's sum to the block's slot.
+__global__ void warpReduce(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % warpSize == 0)
+    atomicAdd(&out[blockIdx.x], v);
+}
+
+__global__ void tinyBlocks(int *out) { out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x; }
+
 namespace {
 
 double nowMs() {
@@ -126,6 +154,67 @@ int matmulBench(int n) {
   return wrong != 0;
 }
 
+/// Per-block sums of `in` by `kernel`, checked against a C++ loop; prints the ratio.
+template <class Launch>
+int reductionBench(const char *name, int n, int block, Launch launch) {
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = float(i % 13) - 6.0f;
+  int blocks = (n + block - 1) / block;
+  std::vector<float> out(blocks), ref(blocks);
+  float *dIn, *dOut;
+  musaMalloc(&dIn, n * sizeof(float));
+  musaMalloc(&dOut, blocks * sizeof(float));
+  musaMemcpy(dIn, in.data(), n * sizeof(float), musaMemcpyHostToDevice);
+  musaMemset(dOut, 0, blocks * sizeof(float));
+  launch(dIn, dOut, blocks);
+  musaDeviceSynchronize();
+  musaMemcpy(out.data(), dOut, blocks * sizeof(float), musaMemcpyDeviceToHost);
+  double sim = bestOf(3, [&] {
+    launch(dIn, dOut, blocks);
+    musaDeviceSynchronize();
+  });
+  double cpp = bestOf(3, [&] {
+    for (int b = 0; b < blocks; ++b) {
+      float acc = 0.0f;
+      for (int k = b * block; k < std::min(n, (b + 1) * block); ++k)
+        acc += in[k];
+      ref[b] = acc;
+    }
+    sink = ref[blocks / 2];
+  });
+  int wrong = 0;
+  for (int b = 0; b < blocks; ++b)
+    wrong += std::fabs(out[b] - ref[b]) > 1e-3f;
+  std::printf("%-12s n=%-9d sim %9.3f ms  C++ -O2 loop %8.3f ms  ratio %7.2f%s\n", name, n, sim,
+              cpp, sim / cpp, wrong ? "  WRONG RESULTS" : "");
+  musaFree(dIn);
+  musaFree(dOut);
+  return wrong != 0;
+}
+
+/// A grid of many tiny blocks: what each block costs the simulator.
+int tinyBlocksBench(int blocks) {
+  const int threads = 32;
+  int *d;
+  musaMalloc(&d, size_t(blocks) * threads * sizeof(int));
+  tinyBlocks<<<blocks, threads>>>(d);
+  musaDeviceSynchronize();
+  double sim = bestOf(3, [&] {
+    tinyBlocks<<<blocks, threads>>>(d);
+    musaDeviceSynchronize();
+  });
+  std::vector<int> h(size_t(blocks) * threads);
+  musaMemcpy(h.data(), d, h.size() * sizeof(int), musaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (size_t i = 0; i < h.size(); ++i)
+    wrong += h[i] != int(i / threads);
+  std::printf("tiny_blocks  %d blocks of %d threads: %.1f ms (%.0f ns per block)%s\n", blocks,
+              threads, sim, sim * 1e6 / blocks, wrong ? "  WRONG RESULTS" : "");
+  musaFree(d);
+  return wrong != 0;
+}
+
 } // namespace
 
 int main() {
@@ -138,5 +227,15 @@ int main() {
               workers ? workers : "all cores", timing && !std::strcmp(timing, "wall") ? "off" : "on");
   int failed = vectorAddBench(small ? 1 << 20 : 1 << 24);
   failed |= matmulBench(small ? 128 : 512);
+  failed |= reductionBench("block_reduce", small ? 1 << 18 : 1 << 22, 256,
+                           [](const float *in, float *out, int blocks) {
+                             blockReduce<<<blocks, 256>>>(in, out, blocks * 256);
+                           });
+  failed |= reductionBench("warp_reduce", small ? 1 << 18 : 1 << 22, 256,
+                           [](const float *in, float *out, int blocks) {
+                             musaMemsetAsync(out, 0, blocks * sizeof(float));
+                             warpReduce<<<blocks, 256>>>(in, out, blocks * 256);
+                           });
+  failed |= tinyBlocksBench(small ? 1 << 16 : 1 << 20);
   return failed;
 }
