@@ -292,6 +292,7 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   BlockRun run;
   run.launch = &launch;
   BlockCounters *counters = nullptr;
+  bool countersPerBlock = false;
   if (launch.counters) {
     // Sampled blocks run alone and as fibers: each thread needs its own context to count
     // divergence. Not under ThreadSanitizer, which is not told about fiber switches and grows
@@ -299,9 +300,18 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     // anyway are sampled.
     bool canSample =
         blockCount == 1 && (kernel.needsFibers || !RunsUnderTsan) && !loopsForced();
-    counters = &scratch.counters;
-    counters->begin(launch, firstBlock, shared, std::max<size_t>(sharedStride, 64) * blockCount,
-                    canSample);
+    uint64_t sharedBytes = std::max<size_t>(sharedStride, 64) * blockCount;
+    bool sampled = canSample && launch.counters->sampleBlock(firstBlock);
+    // The other blocks add to this worker's running totals for the launch: no lock, no
+    // reset per block (KernelCounters::flushWorkers merges them after the grid).
+    counters = sampled ? nullptr : launch.counters->workerCounters(launch);
+    if (counters) {
+      counters->continueWith(shared, sharedBytes);
+    } else {
+      counters = &scratch.counters;
+      counters->begin(launch, firstBlock, shared, sharedBytes, sampled);
+      countersPerBlock = true;
+    }
   }
   run.mode = blockCount > 1 || (counters && counters->sampling) ? ExecMode::Fibers
                                                                  : execModeFor(kernel);
@@ -362,7 +372,7 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     clean = runGuarded(scheduleFibers, &run, fault);
   }
 
-  if (counters)
+  if (countersPerBlock)
     counters->end(); // a faulted block's counts too: the launch's are discarded anyway
   if (clean && run.outcome.ok())
     return run.outcome;

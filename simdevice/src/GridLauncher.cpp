@@ -110,10 +110,13 @@ LaunchOutcome runGrid(const GridLaunch &launch) {
     KernelCounters discard(launch, nullptr, 0);
     counted.counters = &discard;
     arenaFor(launch.priority).execute([&] { outcome = runGridInArena(counted); });
+    discard.flushWorkers();
     discard.settled();
     return outcome;
   }
   arenaFor(launch.priority).execute([&] { outcome = runGridInArena(launch); });
+  if (launch.counters)
+    launch.counters->flushWorkers();
   return outcome;
 }
 

@@ -1,6 +1,9 @@
 // Simulated time: timelines, engines, copy costs, kernel counters and the analytic model.
 #include "musa/sim/Timing.h"
 
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -106,6 +109,8 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
                                uint64_t memorySize)
     : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64) {
   sites.resize(launch.kernel->timingSites);
+  // One slot per thread an arena can run (workers plus the thread that entered it).
+  workers_.resize(size_t(tbb::info::default_concurrency()) + 1);
   if (words_)
     for (uint64_t *&b : bits_)
       b = static_cast<uint64_t *>(std::calloc(words_, sizeof(uint64_t)));
@@ -122,6 +127,26 @@ KernelCounters::~KernelCounters() {
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
   return linearBlock % sampleStride_ == 0;
+}
+
+BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {
+  int index = tbb::this_task_arena::current_thread_index();
+  if (index < 0 || size_t(index) >= workers_.size())
+    return nullptr; // not one of the arena's slots: the caller counts the block on its own
+  std::unique_ptr<BlockCounters> &slot = workers_[size_t(index)];
+  if (!slot) {
+    slot = std::make_unique<BlockCounters>();
+    slot->begin(launch, 0, nullptr, 0, false);
+  }
+  return slot.get();
+}
+
+void KernelCounters::flushWorkers() {
+  for (std::unique_ptr<BlockCounters> &w : workers_)
+    if (w) {
+      merge(*w);
+      w.reset();
+    }
 }
 
 __attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t address,

@@ -127,6 +127,11 @@ public:
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
   bool sampleBlock(uint64_t linearBlock) const;
+  /// The calling worker's running totals over the launch's blocks that are not sampled (one
+  /// per worker thread, so blocks add to them without a lock); flushWorkers() merges them
+  /// into these counters once the grid has run. Null on a thread outside the arena's slots.
+  struct BlockCounters *workerCounters(const GridLaunch &launch);
+  void flushWorkers();
 
 private:
   // Footprint bitmaps (one bit per 32-byte sector of [base_, base_+size_)), one for reads and
@@ -144,6 +149,7 @@ private:
   uint64_t sampleStride_ = 1;
   std::mutex mutex_;
   std::unordered_set<uintptr_t> atomicAddresses_;
+  std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
 };
 
 /// The executor's view of one running block while a launch is counted.
@@ -178,6 +184,12 @@ struct BlockCounters {
              uint64_t sharedBytes, bool canSample);
   /// Folds the samples into warp accesses and merges everything into the kernel's counters.
   void end();
+  /// A worker's totals (see KernelCounters::workerCounters) taking the next block, whose
+  /// shared memory is at `shared`.
+  void continueWith(const char *shared, uint64_t sharedBytes) {
+    sharedBase = uintptr_t(shared);
+    sharedSize = sharedBytes;
+  }
 
 private:
   void countDivergence();
