@@ -187,6 +187,8 @@ void PreparedLaunch::run() const {
     row.device = device->ordinal();
     row.grid = launch.grid;
     row.block = launch.block;
+    row.exec = sim::execModeName(launch.cooperative ? sim::ExecMode::Fibers
+                                                    : sim::execModeFor(*launch.kernel));
     sim::reportOperation(std::move(row));
   }
 }

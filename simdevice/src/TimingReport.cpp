@@ -61,9 +61,9 @@ private:
     std::FILE *out = stderr;
     std::fprintf(out, "\nmusa-sim profile report (simulated time; MUSA_SIM_TIMING=%s)\n",
                  timingModelOn() ? "model" : "wall");
-    std::fprintf(out, "%-3s %-12s %-28s %-16s %-12s %5s %12s %12s %14s %12s  %s\n", "dev", "kind",
-                 "name", "grid", "block", "occ", "warp instr", "sectors", "DRAM bytes",
-                 "time (us)", "limited by");
+    std::fprintf(out, "%-3s %-12s %-28s %-16s %-12s %-7s %5s %12s %12s %14s %12s  %s\n", "dev",
+                 "kind", "name", "grid", "block", "exec", "occ", "warp instr", "sectors",
+                 "DRAM bytes", "time (us)", "limited by");
     for (const ReportRow &r : rows_) {
       const KernelEstimate &e = r.estimate;
       bool kernel = r.kind == "kernel";
@@ -72,9 +72,10 @@ private:
         instr += x;
       instr += e.globalWarpAccesses + e.sharedWarpAccesses;
       std::string name = r.name.size() > 28 ? r.name.substr(0, 25) + "..." : r.name;
-      std::fprintf(out, "%-3d %-12s %-28s %-16s %-12s %5.2f %12.0f %12.0f %14.0f %12.3f  %s\n",
+      std::fprintf(out, "%-3d %-12s %-28s %-16s %-12s %-7s %5.2f %12.0f %12.0f %14.0f %12.3f  %s\n",
                    r.device, r.kind.c_str(), name.c_str(), kernel ? dim(r.grid).c_str() : "-",
-                   kernel ? dim(r.block).c_str() : "-", e.occupancy, instr, e.sectors,
+                   kernel ? dim(r.block).c_str() : "-", kernel ? r.exec.c_str() : "-",
+                   e.occupancy, instr, e.sectors,
                    kernel ? e.dramBytes : double(r.bytes), r.ns / 1000,
                    kernel ? e.limiter.c_str() : "copy engine");
     }
@@ -96,9 +97,10 @@ private:
                    (unsigned long long)r.bytes);
       if (r.kind == "kernel") {
         std::fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-                     "\"occupancy\": %.4f, \"blocks_per_sm\": %d, \"instructions\": {",
-                     r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, e.occupancy,
-                     e.blocksPerSM);
+                     "\"exec\": %s, \"occupancy\": %.4f, \"blocks_per_sm\": %d, "
+                     "\"instructions\": {",
+                     r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
+                     jsonString(r.exec).c_str(), e.occupancy, e.blocksPerSM);
         for (unsigned c = 0; c < abi::ClassCount; ++c)
           std::fprintf(out, "\"%s\": %.0f, ", ClassNames[c], e.warpInstructions[c]);
         std::fprintf(out, "\"global_ldst\": %.0f, \"shared_ldst\": %.0f}, \"sectors\": %.0f, "

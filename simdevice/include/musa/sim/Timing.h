@@ -233,6 +233,7 @@ struct ReportRow {
   double startNs = 0, ns = 0;
   uint64_t bytes = 0;
   KernelEstimate estimate; // kernels only
+  std::string exec;        // kernels: how blocks ran (loop, regions, fibers; see ExecMode)
 };
 
 /// Records a row if a report was asked for (thread-safe; the report is written at exit).
