@@ -192,3 +192,63 @@ TEST(Lowering, WithoutTheTimingModelNothingIsInstrumented) {
   EXPECT_TRUE(memoryHooks(*M->getFunction("reverse")).empty());
   EXPECT_EQ(M->getGlobalVariable(TimingSitesSymbol), nullptr);
 }
+
+// FormBarrierRegions: a kernel with a barrier gets a region-loop entry whose code never calls
+// the barrier builtin (the cut replaces it), a plain kernel gets none, and a kernel whose
+// barrier sits in a recursive function says why it stays on fibers.
+TEST(Lowering, BarrierKernelsGetRegionLoops) {
+  LLVMContext C;
+  auto M = parse(C, BarrierKernelIR);
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  Function *entry = M->getFunction(std::string(RegionsPrefix) + "reverse");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(M->getFunction(std::string(RegionsPrefix) + "plain"), nullptr);
+  auto *facts = M->getGlobalVariable((RegionFactsPrefix + Twine("reverse")).str());
+  ASSERT_NE(facts, nullptr);
+  auto *init = cast<ConstantStruct>(facts->getInitializer());
+  EXPECT_EQ(cast<ConstantInt>(init->getOperand(1))->getZExtValue(), 1u); // one park point
+  // threadIdx and the global index live across the barrier: frame slots.
+  EXPECT_GT(cast<ConstantInt>(init->getOperand(0))->getZExtValue(), 0u);
+  unsigned regionLoops = 0;
+  for (Function &F : *M)
+    if (F.getName().starts_with("__musa_regions_body_reverse")) {
+      ++regionLoops;
+      EXPECT_FALSE(callsFunctionNamed(F, musa::sim::abi::BarrierFn)) << F.getName().str();
+    }
+  EXPECT_EQ(regionLoops, 2u); // before and after the barrier
+}
+
+TEST(Lowering, RecursionReachingABarrierStaysOnFibers) {
+  LLVMContext C;
+  auto M = parse(C, R"IR(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define internal void @down(i32 %n) {
+  call void @llvm.nvvm.barrier0()
+  %z = icmp eq i32 %n, 0
+  br i1 %z, label %done, label %again
+again:
+  %m = sub i32 %n, 1
+  call void @down(i32 %m)
+  br label %done
+done:
+  ret void
+}
+
+define void @recursive(i32 %n) {
+  call void @down(i32 %n)
+  ret void
+}
+
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @recursive, !"kernel", i32 1}
+)IR");
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  EXPECT_EQ(M->getFunction(std::string(RegionsPrefix) + "recursive"), nullptr);
+  auto *why = M->getGlobalVariable((FibersBecausePrefix + Twine("recursive")).str());
+  ASSERT_NE(why, nullptr);
+  EXPECT_EQ(cast<ConstantDataArray>(why->getInitializer())->getAsCString(), "recursion");
+}
