@@ -11,6 +11,8 @@
 // (libm, builtins) and are called unchanged.
 #include "musa/jit/DeviceLowering.h"
 
+#include "musa/sim/KernelAbi.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -57,8 +59,13 @@ static Function *cloneSignature(Function &F) {
   NF->copyMetadata(&F, 0);
   NF->addFnAttr(ContextAttr);
   NF->addParamAttr(NF->arg_size() - 1, Attribute::NoUndef);
-  // Kernel code reaches the context only through this parameter.
-  NF->addParamAttr(NF->arg_size() - 1, Attribute::NoAlias);
+  NF->addDereferenceableParamAttr(NF->arg_size() - 1, sizeof(sim::ThreadContext));
+  NF->addParamAttr(NF->arg_size() - 1,
+                   Attribute::getWithAlignment(F.getContext(), Align(alignof(sim::ThreadContext))));
+  // Not `noalias`, although kernel code reaches the context only through this parameter: the
+  // block and region loops that call the kernel have a noalias context already, and inlining a
+  // noalias parameter into their thread loop declares a fresh alias scope per iteration, which
+  // stops the optimiser from keeping the timing counters in registers across the loop.
   NF->getArg(NF->arg_size() - 1)->setName("musa.ctx");
   NF->takeName(&F);
   return NF;

@@ -2,6 +2,8 @@
 //
 // For each kernel @K(T0 %a0, ..., ptr %ctx) it emits
 //   __musa_thunk_K(ptr %args, ptr %ctx)   one thread: a_i = load T_i, args[i]; call @K
+//   __musa_thunk_full_K                   the same for the fully instrumented variant of K
+//                                         (timing model only: the blocks it samples)
 //   __musa_block_K(ptr %args, ptr %ctx)   all threads of a block in a loop (z, y, x), storing
 //                                         each thread's index into ctx->tid before the call;
 //                                         used when the kernel needs no fibers, so LLVM sees
@@ -73,8 +75,8 @@ Function *makeEntry(Module &M, const Twine &name) {
   return F;
 }
 
-void emitThreadThunk(Module &M, Function &K) {
-  Function *T = makeEntry(M, sim::abi::ThunkPrefix + K.getName());
+void emitThreadThunk(Module &M, Function &K, const Twine &name) {
+  Function *T = makeEntry(M, name);
   IRBuilder<> b(BasicBlock::Create(M.getContext(), "entry", T));
   SmallVector<Value *, 8> values = unpackArgs(b, K, T->getArg(0));
   values.push_back(T->getArg(1));
@@ -88,6 +90,8 @@ void emitBlockLoop(Module &M, Function &K) {
   Function *L = makeEntry(M, "__musa_block_" + K.getName());
   Value *args = L->getArg(0), *ctx = L->getArg(1);
   L->addParamAttr(1, Attribute::NoAlias);
+  L->addDereferenceableParamAttr(1, sizeof(sim::ThreadContext));
+  L->addParamAttr(1, Attribute::getWithAlignment(M.getContext(), Align(alignof(sim::ThreadContext))));
   IRBuilder<> b(BasicBlock::Create(C, "entry", L));
   SmallVector<Value *, 8> values = unpackArgs(b, K, args);
   values.push_back(ctx);
@@ -128,6 +132,7 @@ void emitBlockLoop(Module &M, Function &K) {
   }
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
+  localizeCounters(*L, ctx, K);
 }
 
 void emitFacts(Module &M, Function &K) {
@@ -157,7 +162,9 @@ void emitFacts(Module &M, Function &K) {
 
 PreservedAnalyses EmitKernelThunksPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *K : getKernels(M)) {
-    emitThreadThunk(M, *K);
+    emitThreadThunk(M, *K, sim::abi::ThunkPrefix + K->getName());
+    if (Function *full = M.getFunction((K->getName() + FullVariantSuffix).str()))
+      emitThreadThunk(M, *full, sim::abi::FullThunkPrefix + K->getName());
     emitBlockLoop(M, *K);
     emitFacts(M, *K);
   }

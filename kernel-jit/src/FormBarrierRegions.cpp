@@ -294,6 +294,8 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   R->addFnAttr(Attribute::NoUnwind);
   for (unsigned i = 1; i < 4; ++i)
     R->addParamAttr(i, Attribute::NoAlias);
+  R->addDereferenceableParamAttr(1, sizeof(sim::ThreadContext));
+  R->addParamAttr(1, Attribute::getWithAlignment(C, Align(alignof(sim::ThreadContext))));
   Value *args = R->getArg(0), *ctx = R->getArg(1), *frames = R->getArg(2);
   Value *resume = R->getArg(3), *region = R->getArg(4);
 
@@ -438,6 +440,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   }
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
+  localizeCounters(*R, ctx, K);
   return R;
 }
 

@@ -21,7 +21,10 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <array>
 
@@ -178,57 +181,215 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   return ptr;
 }
 
-/// Instruments one basic block; returns its counts per class (its row of the block table).
-Counts instrumentBlock(BasicBlock &BB, Argument *ctx, FunctionCallee hook, uint32_t &nextSite,
-                       uint32_t blockId) {
-  const DataLayout &DL = BB.getModule()->getDataLayout();
+/// What both variants of a basic block share: its counts per class and its accesses.
+struct BlockPlan {
   Counts counts{};
-  SmallVector<std::pair<Instruction *, uint32_t>, 8> accesses;
+  SmallVector<std::pair<Instruction *, uint32_t>, 8> accesses; // instruction, info
+  unsigned total = 0;
+};
+
+BlockPlan planBlock(BasicBlock &BB) {
+  const DataLayout &DL = BB.getModule()->getDataLayout();
+  BlockPlan plan;
   unsigned loads = 0;
   for (Instruction &I : BB) {
     uint32_t info = 0;
     if (accessPointer(I, info, DL)) {
-      accesses.push_back({&I, info});
+      plan.accesses.push_back({&I, info});
       loads += !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
     } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
-      ++counts[sim::abi::ClassInt]; // a special-register read or a stack access
+      ++plan.counts[sim::abi::ClassInt]; // a special-register read or a stack access
     } else {
-      classify(I, counts);
+      classify(I, plan.counts);
     }
-  }
-  unsigned total = unsigned(accesses.size());
-  for (unsigned n : counts)
-    total += n;
-  IRBuilder<> b(&*BB.getFirstInsertionPt());
-  Type *i64 = b.getInt64Ty();
-  if (total > 0) {
-    Value *counters =
-        b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx,
-                                                                sim::abi::CountersOffset));
-    for (unsigned k = 0; k < sim::abi::ClassCount; ++k) {
-      if (!counts[k])
-        continue;
-      Value *slot = b.CreateConstInBoundsGEP1_32(i64, counters, k);
-      b.CreateStore(b.CreateAdd(b.CreateLoad(i64, slot), b.getInt64(counts[k])), slot);
-    }
-    Value *issued = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset);
-    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(total)), issued);
-    Value *blockCounts = b.CreateLoad(
-        b.getPtrTy(),
-        b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::BlockCountsOffset));
-    Value *slot = b.CreateConstInBoundsGEP1_32(b.getInt32Ty(), blockCounts, blockId);
-    b.CreateStore(b.CreateAdd(b.CreateLoad(b.getInt32Ty(), slot), b.getInt32(1)), slot);
   }
   uint32_t group = std::min(loads, 255u) << sim::abi::AccessGroupShift;
-  for (auto [I, info] : accesses) {
-    b.SetInsertPoint(I);
-    uint32_t unused = 0;
-    Value *ptr = accessPointer(*I, unused, DL);
-    if (ptr->getType()->getPointerAddressSpace() != 0)
-      ptr = b.CreateAddrSpaceCast(ptr, b.getPtrTy());
-    b.CreateCall(hook, {ptr, b.getInt32(info | group), b.getInt32(nextSite++), ctx});
+  for (auto &access : plan.accesses)
+    access.second |= group;
+  plan.total = unsigned(plan.accesses.size());
+  for (unsigned n : plan.counts)
+    plan.total += n;
+  return plan;
+}
+
+/// Alias scopes of the counters (per-class counts, basic-block counts, per-site accumulators):
+/// they never alias the kernel's own memory nor one another, so the host optimiser may keep
+/// them in registers across a block's thread loop (and vectorise it).
+struct CounterScope {
+  enum Kind { Classes, Blocks, Sites, Kinds };
+  MDNode *own[Kinds] = {}, *notOwn[Kinds] = {};
+  MDNode *others = nullptr; // !noalias of the kernel's accesses: all of them
+  explicit CounterScope(LLVMContext &C) {
+    MDBuilder mdb(C);
+    MDNode *domain = mdb.createAnonymousAliasScopeDomain("musa.timing");
+    MDNode *scopes[Kinds];
+    const char *names[Kinds] = {"classes", "blocks", "sites"};
+    for (int k = 0; k < Kinds; ++k)
+      scopes[k] = mdb.createAnonymousAliasScope(domain, names[k]);
+    for (int k = 0; k < Kinds; ++k) {
+      own[k] = MDNode::get(C, {scopes[k]});
+      SmallVector<Metadata *, 2> rest;
+      for (int j = 0; j < Kinds; ++j)
+        if (j != k)
+          rest.push_back(scopes[j]);
+      notOwn[k] = MDNode::get(C, rest);
+    }
+    others = MDNode::get(C, {scopes[0], scopes[1], scopes[2]});
   }
-  return counts;
+  Instruction *mark(Instruction *I, Kind kind) const {
+    I->setMetadata(LLVMContext::MD_alias_scope, own[kind]);
+    I->setMetadata(LLVMContext::MD_noalias, notOwn[kind]);
+    return I;
+  }
+  bool isCounter(const Instruction &I) const {
+    MDNode *scope = I.getMetadata(LLVMContext::MD_alias_scope);
+    return scope && is_contained(own, scope);
+  }
+};
+
+/// Adds the block's counts to ctx->counters[class], ctx->issued and ctx->blockCounts[id].
+void emitBlockCounts(IRBuilder<> &b, Argument *ctx, const BlockPlan &plan, uint32_t blockId,
+                     const CounterScope &scope) {
+  if (plan.total == 0)
+    return;
+  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
+  Value *counters = b.CreateLoad(b.getPtrTy(), field(sim::abi::CountersOffset));
+  for (unsigned k = 0; k < sim::abi::ClassCount; ++k) {
+    if (!plan.counts[k])
+      continue;
+    Value *slot = b.CreateConstInBoundsGEP1_32(i64, counters, k);
+    Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Classes);
+    scope.mark(b.CreateStore(b.CreateAdd(old, b.getInt64(plan.counts[k])), slot),
+               CounterScope::Classes);
+  }
+  Value *issued = field(sim::abi::IssuedOffset);
+  b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(plan.total)), issued);
+  Value *blockCounts = b.CreateLoad(b.getPtrTy(), field(sim::abi::BlockCountsOffset));
+  Value *slot = b.CreateConstInBoundsGEP1_32(i32, blockCounts, blockId);
+  Value *old = scope.mark(b.CreateLoad(i32, slot), CounterScope::Blocks);
+  scope.mark(b.CreateStore(b.CreateAdd(old, b.getInt32(1)), slot), CounterScope::Blocks);
+}
+
+Value *genericPointer(IRBuilder<> &b, Value *ptr) {
+  return ptr->getType()->getPointerAddressSpace() != 0 ? b.CreateAddrSpaceCast(ptr, b.getPtrTy())
+                                                       : ptr;
+}
+
+/// The full variant: a call to the runtime before every access (sampled blocks).
+void emitHook(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
+              FunctionCallee hook) {
+  IRBuilder<> b(I);
+  uint32_t unused = 0;
+  Value *ptr = genericPointer(b, accessPointer(*I, unused, I->getModule()->getDataLayout()));
+  b.CreateCall(hook, {ptr, b.getInt32(info), b.getInt32(site), ctx});
+}
+
+/// Whether `ptr` is statically in this block's shared memory (an offset from ctx->shared).
+bool isSharedPointer(Value *ptr, Argument *ctx) {
+  auto *base = dyn_cast<LoadInst>(getUnderlyingObject(ptr, 12));
+  if (!base)
+    return false;
+  APInt offset(64, 0);
+  const Value *from = base->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      base->getModule()->getDataLayout(), offset, true);
+  return from == ctx && (offset == sim::abi::SharedOffset ||
+                         offset == sim::abi::DynamicSharedOffset);
+}
+
+/// The light variant: the site's executions by space and the lowest and highest global
+/// address, kept in ctx->siteAccum[site] (no call; reductions the optimiser can vectorise).
+void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
+                     const CounterScope &scope) {
+  IRBuilder<> b(I);
+  Type *i64 = b.getInt64Ty();
+  uint32_t unused = 0;
+  Value *ptr = accessPointer(*I, unused, I->getModule()->getDataLayout());
+  bool sharedOnly = isSharedPointer(ptr, ctx);
+  bool globalOnly = ptr->getType()->getPointerAddressSpace() == 1;
+  Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
+  auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
+  Value *accum = b.CreateConstInBoundsGEP1_32(
+      StructType::get(i64, i64, i64, i64),
+      b.CreateLoad(b.getPtrTy(), field(sim::abi::SiteAccumOffset)), site);
+  auto update = [&](unsigned index, auto compute) {
+    Value *slot = b.CreateConstInBoundsGEP1_32(i64, accum, index);
+    Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Sites);
+    scope.mark(b.CreateStore(compute(old), slot), CounterScope::Sites);
+  };
+  if (sharedOnly) {
+    update(1, [&](Value *old) { return b.CreateAdd(old, b.getInt64(1)); });
+    return;
+  }
+  Value *inShared = b.getFalse();
+  if (!globalOnly) {
+    Value *base = b.CreatePtrToInt(b.CreateLoad(b.getPtrTy(), field(sim::abi::SharedOffset)), i64);
+    Value *size = b.CreateLoad(i64, field(sim::abi::SharedSizeOffset));
+    inShared = b.CreateICmpULT(b.CreateSub(address, base), size);
+    update(1, [&](Value *old) { return b.CreateAdd(old, b.CreateZExt(inShared, i64)); });
+  }
+  Value *isGlobal = b.CreateNot(inShared);
+  Value *end = b.CreateAdd(address, b.getInt64(info & 0xffff));
+  update(0, [&](Value *old) { return b.CreateAdd(old, b.CreateZExt(isGlobal, i64)); });
+  // As plain min/max reductions (the operand, not the result, is selected) so that a loop
+  // over threads vectorises.
+  update(2, [&](Value *old) {
+    return b.CreateBinaryIntrinsic(Intrinsic::umin, old,
+                                   b.CreateSelect(isGlobal, address, b.getInt64(~uint64_t(0))));
+  });
+  update(3, [&](Value *old) {
+    return b.CreateBinaryIntrinsic(Intrinsic::umax, old,
+                                   b.CreateSelect(isGlobal, end, b.getInt64(0)));
+  });
+}
+
+/// Tags the kernel's own memory accesses as not touching the counters. Calls to device
+/// functions are left alone: they update counters themselves.
+void markNoAlias(Function &F, const CounterScope &scope) {
+  for (Instruction &I : instructions(F)) {
+    if (scope.isCounter(I))
+      continue;
+    auto *call = dyn_cast<CallBase>(&I);
+    if (call && !isa<MemIntrinsic>(call))
+      continue;
+    if (!I.mayReadOrWriteMemory())
+      continue;
+    I.setMetadata(LLVMContext::MD_noalias,
+                  MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias), scope.others));
+  }
+}
+
+/// A copy of every lowered device function (named with FullVariantSuffix) whose calls go to
+/// the copies: the fully instrumented variant sampled blocks run.
+SmallVector<std::pair<Function *, Function *>, 16> cloneFullVariants(Module &M) {
+  SmallVector<std::pair<Function *, Function *>, 16> pairs;
+  for (Function &F : M)
+    if (!F.isDeclaration() && getContextArg(F))
+      pairs.push_back({&F, nullptr});
+  DenseMap<Function *, Function *> fullOf;
+  for (auto &[F, G] : pairs) {
+    ValueToValueMapTy map;
+    G = CloneFunction(F, map);
+    G->setName(F->getName() + FullVariantSuffix);
+    G->setLinkage(GlobalValue::InternalLinkage);
+    fullOf[F] = G;
+  }
+  for (auto &[F, G] : pairs)
+    for (Instruction &I : instructions(*G))
+      if (auto *call = dyn_cast<CallBase>(&I))
+        if (auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts()))
+          if (Function *full = fullOf.lookup(callee))
+            call->setCalledFunction(full);
+  return pairs;
+}
+
+void recordCounterRange(Function &F, uint32_t firstBlock, uint32_t endBlock, uint32_t firstSite,
+                        uint32_t endSite) {
+  LLVMContext &C = F.getContext();
+  auto *i32 = Type::getInt32Ty(C);
+  auto md = [&](uint32_t v) { return ConstantAsMetadata::get(ConstantInt::get(i32, v)); };
+  F.setMetadata(CounterRangeMD, MDNode::get(C, {md(firstBlock), md(endBlock), md(firstSite),
+                                                md(endSite)}));
 }
 
 } // namespace
@@ -239,23 +400,41 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
   FunctionCallee hook = M.getOrInsertFunction(
       sim::abi::MemAccessFn,
       FunctionType::get(Type::getVoidTy(C), {ptrTy, i32, i32, ptrTy}, false));
+  CounterScope scope(C);
   uint32_t sites = 0;
-  SmallVector<Constant *, 64> rows;
+  SmallVector<Constant *, 64> rows, siteInfo;
   auto *rowType = ArrayType::get(i32, sim::abi::ClassCount);
-  for (Function &F : M) {
-    Argument *ctx = F.isDeclaration() ? nullptr : getContextArg(F);
-    if (!ctx)
-      continue;
-    for (BasicBlock &BB : F) {
-      Counts counts = instrumentBlock(BB, ctx, hook, sites, uint32_t(rows.size()));
+  // Both variants number the same blocks and sites alike: the light variant's counts and the
+  // sampled blocks' add up in the same tables.
+  for (auto [F, G] : cloneFullVariants(M)) {
+    Argument *ctx = getContextArg(*F), *fullCtx = getContextArg(*G);
+    uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
+    for (auto [BB, fullBB] : zip(*F, *G)) {
+      BlockPlan plan = planBlock(BB), fullPlan = planBlock(fullBB);
+      uint32_t blockId = uint32_t(rows.size());
+      IRBuilder<> b(&*BB.getFirstInsertionPt());
+      emitBlockCounts(b, ctx, plan, blockId, scope);
+      IRBuilder<> fb(&*fullBB.getFirstInsertionPt());
+      emitBlockCounts(fb, fullCtx, fullPlan, blockId, scope);
+      for (auto [access, fullAccess] : zip(plan.accesses, fullPlan.accesses)) {
+        emitLightAccess(access.first, access.second, sites, ctx, scope);
+        emitHook(fullAccess.first, fullAccess.second, sites, fullCtx, hook);
+        siteInfo.push_back(ConstantInt::get(i32, access.second));
+        ++sites;
+      }
       SmallVector<Constant *, sim::abi::ClassCount> row;
-      for (unsigned n : counts)
+      for (unsigned n : plan.counts)
         row.push_back(ConstantInt::get(i32, n));
       rows.push_back(ConstantArray::get(rowType, row));
     }
+    markNoAlias(*F, scope);
+    recordCounterRange(*F, firstBlock, uint32_t(rows.size()), firstSite, sites);
   }
   new GlobalVariable(M, i32, true, GlobalValue::ExternalLinkage, ConstantInt::get(i32, sites),
                      TimingSitesSymbol);
+  auto *infoType = ArrayType::get(i32, siteInfo.size());
+  new GlobalVariable(M, infoType, true, GlobalValue::ExternalLinkage,
+                     ConstantArray::get(infoType, siteInfo), TimingSiteInfoSymbol);
   auto *tableType = ArrayType::get(rowType, rows.size());
   auto *blocksType = StructType::get(C, {i32, tableType});
   new GlobalVariable(M, blocksType, true, GlobalValue::ExternalLinkage,

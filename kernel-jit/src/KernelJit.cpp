@@ -21,6 +21,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 
 using namespace llvm;
@@ -30,7 +31,7 @@ namespace musa::jit {
 namespace {
 
 /// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-14";
+constexpr const char *LoweringVersion = "lowering-18";
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -89,6 +90,11 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   if (!error.empty())
     return error;
   optimize(M, *TM);
+  if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) { // debugging the lowering
+    std::error_code ec;
+    raw_fd_ostream file(dump, ec);
+    M.print(file, nullptr);
+  }
   SmallVector<char, 0> buffer;
   raw_svector_ostream os(buffer);
   legacy::PassManager codegen;
@@ -267,17 +273,20 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.instrumented = false;
   auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol);
   auto blocks = jit_->lookup(*module.dylib, TimingBlocksSymbol);
-  if (sites && blocks) {
+  auto siteInfo = jit_->lookup(*module.dylib, TimingSiteInfoSymbol);
+  auto full = jit_->lookup(*module.dylib, sim::abi::FullThunkPrefix + kernel);
+  if (sites && blocks && siteInfo && full) {
     out.timingSites = *sites->toPtr<const uint32_t *>();
     const uint32_t *table = blocks->toPtr<const uint32_t *>();
     out.timingBlocks = table[0];
     out.timingBlockTable = table + 1;
+    out.timingSiteInfo = siteInfo->toPtr<const uint32_t *>();
+    out.fullThread = full->toPtr<sim::KernelThunk>();
     out.instrumented = true;
   } else {
-    if (!sites)
-      consumeError(sites.takeError());
-    if (!blocks)
-      consumeError(blocks.takeError());
+    for (auto *result : {&sites, &blocks, &siteInfo, &full})
+      if (!*result)
+        consumeError(result->takeError());
   }
   return {};
 }

@@ -88,7 +88,7 @@ void fiberMain(ctx::transfer_t t) {
   afterSwitch(thread->fiber, thread->schedulerFiber);
   thread->scheduler = t.fctx;
   auto *run = static_cast<BlockRun *>(thread->context.block);
-  run->launch->kernel->thread(run->launch->args, &thread->context);
+  run->threadEntry(run->launch->args, &thread->context);
   thread->state = ThreadState::Exited;
   beforeSwitch(thread->fiber, *thread->schedulerFiber, true);
   ctx::jump_fcontext(thread->scheduler, nullptr);
@@ -316,6 +316,9 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   run.mode = blockCount > 1 || (counters && counters->sampling) ? ExecMode::Fibers
                                                                  : execModeFor(kernel);
   run.fibers = run.mode == ExecMode::Fibers;
+  // Sampled blocks run the variant that reports every access; all others the light counters.
+  run.threadEntry = counters && counters->sampling && kernel.fullThread ? kernel.fullThread
+                                                                         : kernel.thread;
   ThreadContext base{};
   base.ntid[0] = launch.block.x, base.ntid[1] = launch.block.y, base.ntid[2] = launch.block.z;
   base.ctaid[0] = blockIdx.x, base.ctaid[1] = blockIdx.y, base.ctaid[2] = blockIdx.z;
@@ -327,6 +330,8 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   if (counters) {
     base.counters = counters->classes;
     base.blockCounts = counters->blockCountsFor(0);
+    base.siteAccum = counters->accum.data();
+    base.sharedSize = std::max<size_t>(sharedStride, 64) * blockCount;
   }
 
   SignalFault fault;
@@ -372,6 +377,8 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     clean = runGuarded(scheduleFibers, &run, fault);
   }
 
+  if (counters)
+    counters->foldLight(kernel.timingSiteInfo);
   if (countersPerBlock)
     counters->end(); // a faulted block's counts too: the launch's are discarded anyway
   if (clean && run.outcome.ok())

@@ -16,6 +16,7 @@ struct BlockRun {
   const GridLaunch *launch = nullptr;
   ExecMode mode = ExecMode::Loop;
   bool fibers = false;                       // mode == Fibers
+  KernelThunk threadEntry = nullptr;         // fiber mode: the variant each thread runs
   ThreadContext loopContext{};               // loop and region modes: the thread running now
   std::vector<SimThread> *threads = nullptr; // fiber mode
   std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end

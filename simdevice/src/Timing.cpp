@@ -141,6 +141,44 @@ BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {
   return slot.get();
 }
 
+void BlockCounters::foldLight(const uint32_t *siteInfo) {
+  for (size_t i = 0; i < accum.size() && i < sites.size(); ++i) {
+    SiteAccum &a = accum[i];
+    if (!(a.globalExecs | a.sharedExecs))
+      continue;
+    SiteStats &s = sites[i];
+    uint32_t info = siteInfo ? siteInfo[i] : 0;
+    s.info |= info;
+    s.globalExecs += a.globalExecs;
+    s.sharedExecs += a.sharedExecs;
+    if (a.globalExecs && a.highest > a.lowest) {
+      // Dense (every sector between the lowest and highest address plausibly touched, as in
+      // unit or small strides): the range goes into the footprint. Sparse: its sectors are
+      // estimated once the sampled blocks tell how many sectors a lane's access takes.
+      uint64_t span = a.highest - a.lowest;
+      uint64_t size = std::max<uint32_t>(1, info & 0xffff);
+      if (span <= a.globalExecs * std::max<uint64_t>(size, 32) * 5 / 4) {
+        kernel->touch(a.lowest, span, info & (abi::AccessStore | abi::AccessAtomic));
+      } else {
+        s.sparseExecs += a.globalExecs;
+        s.sparseSpanSectors += span / 32 + 1;
+      }
+    }
+    a = SiteAccum{0, 0, ~uint64_t(0), 0};
+  }
+}
+
+uint64_t KernelCounters::sparseSectors() const {
+  double n = 0;
+  for (const SiteStats &s : sites) {
+    if (!s.sparseExecs)
+      continue;
+    double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
+    n += std::min(double(s.sparseSpanSectors), double(s.sparseExecs) * perLane);
+  }
+  return uint64_t(n);
+}
+
 void KernelCounters::flushWorkers() {
   for (std::unique_ptr<BlockCounters> &w : workers_)
     if (w) {
@@ -150,7 +188,7 @@ void KernelCounters::flushWorkers() {
 }
 
 __attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t address,
-                                                                    uint32_t size, bool write) {
+                                                                    uint64_t size, bool write) {
   uint64_t offset = address - uintptr_t(base_);
   uint64_t *bits = bits_[write ? 1 : 0];
   if (offset >= size_ || size == 0 || !bits) {
@@ -158,10 +196,14 @@ __attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t addr
     return;
   }
   uint64_t first = offset / 32, last = std::min((offset + size - 1) / 32, size_ / 32 - 1);
-  for (uint64_t sector = first; sector <= last; ++sector) {
-    uint64_t *w = &bits[sector / 64], mask = uint64_t(1) << (sector % 64);
-    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & mask))
+  for (uint64_t sector = first; sector <= last;) {
+    uint64_t *w = &bits[sector / 64];
+    uint64_t lo = sector % 64, hi = std::min<uint64_t>(63, lo + (last - sector));
+    uint64_t mask = (hi == 63 ? ~uint64_t(0) : (uint64_t(1) << (hi + 1)) - 1) &
+                    ~((uint64_t(1) << lo) - 1);
+    if ((__atomic_load_n(w, __ATOMIC_RELAXED) & mask) != mask)
       __atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
+    sector += hi - lo + 1;
   }
   // Widen the bounds the count scans (rarely changes after a kernel's first accesses).
   uint64_t lo = first / 64, hi = last / 64;
@@ -202,6 +244,7 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
     s.lines += b.lines;
+    s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
     s.wavefronts += b.wavefronts;
   }
@@ -236,6 +279,9 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
     sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
   } else {
     scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
+  }
+  if (accum.size() != n) {
+    accum.assign(n, SiteAccum{0, 0, ~uint64_t(0), 0});
   }
 }
 
@@ -455,7 +501,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                      : 1.0;
   double l2Bytes = (loadSectors * reuse + otherSectors) * 32;
   double l2Requests = loadLines * reuse + otherLines;
-  double unique = double(k.uniqueSectors() + k.untrackedSectors()) * 32;
+  double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
   e.dramBytes = unique + (l2Bytes - unique) * missFraction;

@@ -84,7 +84,10 @@ TEST(Lowering, EveryDeviceFunctionGetsTheContextAndCallsPassIt) {
   EXPECT_EQ(reverse->arg_size(), 3u);
   EXPECT_EQ(lane->arg_size(), 1u);
   ASSERT_NE(getContextArg(*reverse), nullptr);
-  EXPECT_TRUE(reverse->hasParamAttribute(2, Attribute::NoAlias));
+  // Dereferenceable and aligned (so loads from it can be hoisted out of thread loops), but not
+  // noalias: inlined into a thread loop that would declare a new alias scope per iteration.
+  EXPECT_GE(reverse->getParamDereferenceableBytes(2), sizeof(musa::sim::ThreadContext));
+  EXPECT_FALSE(reverse->hasParamAttribute(2, Attribute::NoAlias));
   for (Instruction &I : instructions(*reverse)) {
     if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction() == lane) {
       EXPECT_EQ(call->getArgOperand(0), getContextArg(*reverse));
@@ -153,10 +156,21 @@ TEST(Lowering, TimingInstrumentationHooksEveryMemoryAccessButTheContext) {
   LLVMContext C;
   auto M = parse(C, BarrierKernelIR);
   ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout, /*instrument=*/true), "");
-  // reverse: a global load, two shared stores, a shared load, a global store. The special
+  // The fully instrumented variant (sampled blocks) calls the hook before every access:
+  // reverse has a global load, two shared stores, a shared load, a global store. The special
   // register reads (now context loads) are not memory accesses.
-  auto hooks = memoryHooks(*M->getFunction("reverse"));
+  Function *full = M->getFunction((Twine("reverse") + FullVariantSuffix).str());
+  ASSERT_NE(full, nullptr);
+  auto hooks = memoryHooks(*full);
   ASSERT_EQ(hooks.size(), 5u);
+  // The light variant every other block runs calls nothing per access: it adds to its
+  // site's counters, in their own alias scope.
+  EXPECT_TRUE(memoryHooks(*M->getFunction("reverse")).empty());
+  unsigned scoped = 0;
+  for (Instruction &I : instructions(*M->getFunction("reverse")))
+    scoped += isa<StoreInst>(I) && I.getMetadata(LLVMContext::MD_alias_scope);
+  EXPECT_GE(scoped, 5u);
+  EXPECT_NE(M->getGlobalVariable(TimingSiteInfoSymbol), nullptr);
   using namespace musa::sim::abi;
   EXPECT_EQ(hooks[0].first & 0xffff, 4u);
   EXPECT_EQ(hooks[0].first & (AccessStore | AccessAtomic), 0u);

@@ -25,6 +25,7 @@ namespace llvm {
 class Module;
 class Function;
 class Argument;
+class Value;
 class DataLayout;
 class Triple;
 } // namespace llvm
@@ -49,9 +50,22 @@ inline constexpr const char *FibersBecausePrefix = "__musa_fibers_because_";
 /// i32 global: the number of memory-access sites InstrumentTimingPass numbered (absent in
 /// modules compiled without the timing model).
 inline constexpr const char *TimingSitesSymbol = "__musa_timing_sites";
+/// [sites x i32]: each access site's abi::Access* info (size, store/atomic, load group).
+inline constexpr const char *TimingSiteInfoSymbol = "__musa_timing_site_info";
+/// Suffix of the fully instrumented copy of each device function (the timing model's sampled
+/// blocks run it; every other block runs the light counters of the original).
+inline constexpr const char *FullVariantSuffix = ".musa.full";
+/// Function metadata !{i32 firstBlock, i32 endBlock, i32 firstSite, i32 endSite}: the basic
+/// blocks and access sites InstrumentTimingPass numbered in the function.
+inline constexpr const char *CounterRangeMD = "musa.timing.range";
 /// { i32 n, [n x [ClassCount x i32]] }: the instruction counts per class of each basic block
 /// InstrumentTimingPass numbered (ThreadContext::blockCounts indexes the same numbers).
 inline constexpr const char *TimingBlocksSymbol = "__musa_timing_blocks";
+/// In a function `L` that runs kernel `K` for many threads in a loop (block loop, region
+/// loop): the timing counters K's code adds to (ctx->counters, ->blockCounts, ->siteAccum)
+/// become local arrays for the call, added to the real ones when L returns, so the optimiser
+/// keeps them in registers and can vectorise the loop. No-op without the timing model.
+void localizeCounters(llvm::Function &L, llvm::Value *ctx, llvm::Function &K);
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
 /// Kernels recorded by RetargetToHostPass.

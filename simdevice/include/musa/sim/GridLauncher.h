@@ -40,6 +40,10 @@ struct KernelEntry {
   uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
   uint32_t timingBlocks = 0;  // basic blocks it numbered; per block, counts per class:
   const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::ClassCount]
+  const uint32_t *timingSiteInfo = nullptr;   // [timingSites]: abi::Access* info per site
+  /// The fully instrumented variant's thread entry (memory hook per access), which the
+  /// blocks the timing model samples run; `thread` and `block` carry the light counters.
+  KernelThunk fullThread = nullptr;
 };
 
 struct GridLaunch {

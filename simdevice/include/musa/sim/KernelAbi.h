@@ -10,6 +10,13 @@
 #include <cstdint>
 
 namespace musa::sim {
+/// One access site's light counters for the running block (see ThreadContext::siteAccum).
+struct SiteAccum {
+  uint64_t globalExecs;
+  uint64_t sharedExecs;
+  uint64_t lowest;  // lowest global address (UINT64_MAX: none yet)
+  uint64_t highest; // highest global address plus the access size (0: none yet)
+};
 
 struct ThreadContext {
   uint32_t tid[3];    // threadIdx
@@ -29,7 +36,13 @@ struct ThreadContext {
   // Executions of each basic block (numbered module-wide) by this thread in blocks the
   // timing model samples for divergence; a scratch array shared by all threads elsewhere.
   uint32_t *blockCounts;
+  // Light timing counters (blocks the model does not sample): per access site, the block's
+  // global and shared executions and the lowest and highest global address (SiteAccum), and
+  // the bytes of shared memory at `shared` (to tell a generic pointer's space).
+  SiteAccum *siteAccum;
+  uint64_t sharedSize;
 };
+
 
 namespace abi {
 inline constexpr unsigned TidOffset = offsetof(ThreadContext, tid);
@@ -43,6 +56,8 @@ inline constexpr unsigned DynamicSharedOffset = offsetof(ThreadContext, dynamicS
 inline constexpr unsigned CountersOffset = offsetof(ThreadContext, counters);
 inline constexpr unsigned IssuedOffset = offsetof(ThreadContext, issued);
 inline constexpr unsigned BlockCountsOffset = offsetof(ThreadContext, blockCounts);
+inline constexpr unsigned SiteAccumOffset = offsetof(ThreadContext, siteAccum);
+inline constexpr unsigned SharedSizeOffset = offsetof(ThreadContext, sharedSize);
 
 /// Instruction classes the timing instrumentation counts per basic block (thread-level
 /// dynamic counts). Memory accesses are not counted here: each one calls MemAccessFn.
@@ -70,6 +85,8 @@ inline constexpr const char *TrapFn = "__musa_sim_trap";
 inline constexpr const char *AssertFailFn = "__musa_sim_assertfail";
 inline constexpr const char *PrintfFn = "__musa_sim_vprintf";
 inline constexpr const char *ThunkPrefix = "__musa_thunk_";
+/// The thread thunk of the fully instrumented variant (timing model: sampled blocks).
+inline constexpr const char *FullThunkPrefix = "__musa_thunk_full_";
 /// Declared by the headers for warpSize; lowered to a context load, never called.
 inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 /// Declared by the headers; lowered to calls of the same name with the context appended.
@@ -103,7 +120,10 @@ static_assert(offsetof(ThreadContext, dynamicShared) == 64);
 static_assert(offsetof(ThreadContext, counters) == 80);
 static_assert(offsetof(ThreadContext, issued) == 88);
 static_assert(offsetof(ThreadContext, blockCounts) == 96);
-static_assert(sizeof(ThreadContext) == 104);
+static_assert(offsetof(ThreadContext, siteAccum) == 104);
+static_assert(offsetof(ThreadContext, sharedSize) == 112);
+static_assert(sizeof(ThreadContext) == 120);
+static_assert(sizeof(SiteAccum) == 32);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);

@@ -93,6 +93,9 @@ struct SiteStats {
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
   uint64_t sharedWarps = 0, sharedLanes = 0, wavefronts = 0; // sampled shared warp accesses
+  // Light counters: global executions in blocks whose addresses were too spread out to count
+  // as a dense range, and the sectors those ranges spanned (KernelCounters::sparseSectors).
+  uint64_t sparseExecs = 0, sparseSpanSectors = 0;
 };
 
 /// Everything one launch's instrumented code counted, merged over its blocks.
@@ -104,7 +107,7 @@ public:
   ~KernelCounters();
 
   /// Marks the sectors of [address, address+size) as read or written (thread-safe).
-  void touch(uintptr_t address, uint32_t size, bool write);
+  void touch(uintptr_t address, uint64_t size, bool write);
   /// Adds one block's counts (thread-safe).
   void merge(const struct BlockCounters &block);
   /// Ordering for ThreadSanitizer, which cannot see oneTBB's own synchronisation: workers
@@ -124,6 +127,9 @@ public:
   /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
   uint64_t uniqueSectors() const;
   uint64_t untrackedSectors() const { return untracked_.load(); }
+  /// Sectors of the sparse ranges light blocks reported: per site, the fewer of the sectors
+  /// spanned and the executions times the sectors a lane's access takes in sampled warps.
+  uint64_t sparseSectors() const;
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
   bool sampleBlock(uint64_t linearBlock) const;
@@ -167,6 +173,7 @@ struct BlockCounters {
   std::vector<uint32_t> threadBlockCounts; // sampling: [thread * blocks + basic block]
   std::vector<uint32_t> scratchBlockCounts; // not sampling: written, never read
   std::vector<uint64_t> sectorTrace;       // sampling: the block's first global sectors
+  std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
   static constexpr unsigned Samples = 2;
@@ -186,6 +193,9 @@ struct BlockCounters {
   void end();
   /// A worker's totals (see KernelCounters::workerCounters) taking the next block, whose
   /// shared memory is at `shared`.
+  /// Adds what the light variant counted in `accum` during the last block to the sites (and
+  /// the footprint) and clears it for the next.
+  void foldLight(const uint32_t *siteInfo);
   void continueWith(const char *shared, uint64_t sharedBytes) {
     sharedBase = uintptr_t(shared);
     sharedSize = sharedBytes;
