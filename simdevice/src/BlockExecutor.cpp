@@ -274,6 +274,31 @@ Dim3 blockIndex(const GridLaunch &launch, uint64_t linear) {
 }
 } // namespace
 
+void beginGrid(GridProgress &progress) {
+  progress.published.store(1, std::memory_order_release);
+}
+
+void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
+                   GridProgress &progress) {
+  (void)progress.published.load(std::memory_order_acquire);
+  for (uint64_t id = first; id != end && !progress.stop.load(std::memory_order_relaxed); ++id) {
+    LaunchOutcome outcome = runBlocks(launch, id, 1);
+    if (!outcome.ok()) {
+      std::lock_guard lock(progress.faultMutex);
+      if (progress.first.ok())
+        progress.first = std::move(outcome);
+      progress.stop = true;
+      break;
+    }
+  }
+  progress.finished.fetch_add(1, std::memory_order_release);
+}
+
+LaunchOutcome endGrid(GridProgress &progress) {
+  (void)progress.finished.load(std::memory_order_acquire);
+  return std::move(progress.first);
+}
+
 LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
   uint64_t linear = blockIdx.x + uint64_t(launch.grid.x) *
                                      (blockIdx.y + uint64_t(launch.grid.y) * blockIdx.z);

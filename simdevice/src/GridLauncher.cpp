@@ -9,11 +9,9 @@
 #include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
-#include <mutex>
 
 namespace musa::sim {
 
@@ -124,38 +122,17 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   if (launch.cooperative)
     return runBlocks(launch, 0, launch.grid.count());
   const uint64_t blocks = launch.grid.count();
-  const uint64_t gx = launch.grid.x, gxy = gx * launch.grid.y;
-  std::atomic<bool> stop{false};
-  std::mutex firstFaultMutex;
-  LaunchOutcome first;
-  // oneTBB orders the workers' accesses to this frame and the launch, but with atomics inside
-  // its uninstrumented library; this release/acquire pair (and the one after the loop) lets
-  // ThreadSanitizer see the same order.
-  std::atomic<uint64_t> published{0}, finished{0};
-  published.store(1, std::memory_order_release);
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks),
-                    [&](const tbb::blocked_range<uint64_t> &range) {
-    (void)published.load(std::memory_order_acquire);
-    struct Finish {
-      std::atomic<uint64_t> &count;
-      ~Finish() { count.fetch_add(1, std::memory_order_release); }
-    } finish{finished};
-    for (uint64_t id = range.begin(); id != range.end(); ++id) {
-      if (stop.load(std::memory_order_relaxed))
-        return;
-      Dim3 idx{uint32_t(id % gx), uint32_t(id / gx % launch.grid.y), uint32_t(id / gxy)};
-      LaunchOutcome outcome = runBlock(launch, idx);
-      if (!outcome.ok()) {
-        std::lock_guard lock(firstFaultMutex);
-        if (first.ok())
-          first = std::move(outcome);
-        stop = true;
-        return;
-      }
-    }
-  });
-  (void)finished.load(std::memory_order_acquire);
-  return first;
+  GridProgress progress;
+  beginGrid(progress);
+  auto body = [&](const tbb::blocked_range<uint64_t> &range) {
+    runBlockRange(launch, range.begin(), range.end(), progress);
+  };
+  // ThreadSanitizer builds compile this file uninstrumented (simdevice/CMakeLists.txt): TBB's
+  // inline templates here touch task objects that TBB's uninstrumented library writes, and
+  // every such (suppressed) report still costs a symbolization. What runs the blocks, and the
+  // ordering TSan must see, is in BlockExecutor.cpp.
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), body);
+  return endGrid(progress);
 }
 
 } // namespace musa::sim

@@ -14,6 +14,9 @@
 
 #include "musa/sim/GridLauncher.h"
 
+#include <atomic>
+#include <mutex>
+
 namespace musa::sim {
 
 /// Runs block `blockIdx` of `launch`; safe to call concurrently from different threads.
@@ -23,6 +26,22 @@ LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx);
 /// with its own shared memory: how a cooperative grid runs, so grid.sync() can hold every
 /// thread of the grid. Blocks still synchronise separately at __syncthreads.
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount);
+
+/// One launch's blocks spread over workers: the first fault stops the rest.
+struct GridProgress {
+  std::atomic<bool> stop{false};
+  std::mutex faultMutex;
+  LaunchOutcome first;
+  // oneTBB orders the workers' accesses to this and the launch with atomics inside its
+  // uninstrumented library; these release/acquire pairs let ThreadSanitizer see that order.
+  std::atomic<uint64_t> published{0}, finished{0};
+};
+void beginGrid(GridProgress &progress);
+/// Runs blocks [first, end) in linear order on the calling worker (unless stopped).
+void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
+                   GridProgress &progress);
+/// After every range ran: the launch's outcome (its first fault, if any).
+LaunchOutcome endGrid(GridProgress &progress);
 
 /// The launch a running GPU thread belongs to (for device builtins).
 const GridLaunch &launchOf(const ThreadContext *context);
