@@ -10,7 +10,8 @@
 //       if resume[t] != region: continue
 //       ctx->tid = {x, y, z}
 //       <the kernel's code from the region's entry up to the next park point or return>
-//       resume[t] = next point | Parked      (or Exited on return)
+//       resume[t] = next point | Parked      (or Exited on return; at a plain __syncthreads
+//                                             the next region, flagged pending, see below)
 //
 // The virtual GPU (simdevice/src/RegionExecutor.cpp) calls it once per region that threads
 // are ready to enter, resolves the park points between calls (releases a block barrier once
@@ -93,6 +94,7 @@ private:
 struct ParkPoint {
   BasicBlock *before = nullptr; // ends with the branch to `after`
   BasicBlock *after = nullptr;  // the region that starts when the point releases
+  bool plainBarrier = false;    // __syncthreads (no operands, no result)
 };
 
 /// Why `F` (a clone of the kernel) cannot become regions, after inlining everything that
@@ -166,7 +168,7 @@ SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee parkReduce
       call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
     }
     call->eraseFromParent();
-    cuts.push_back({before, after});
+    cuts.push_back({before, after, name == sim::abi::BarrierFn});
   }
   return cuts;
 }
@@ -400,7 +402,16 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
     b.SetInsertPoint(branch);
     if (issuedSlot)
       b.CreateStore(b.CreateLoad(i64, issuedField), issuedSlot);
-    b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
+    if (body.cuts[j].plainBarrier) {
+      // Optimistically released: the thread waits for region j+1 and flags it pending (the
+      // flags follow the threads' entries in `resume`). If the pass ends with some thread at
+      // a warp collective or a block reduction, the executor parks these again.
+      b.CreateStore(b.getInt32(uint32_t(j + 1)), resumeSlot);
+      b.CreateStore(b.getInt32(1),
+                    b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(j + 1))));
+    } else {
+      b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
+    }
     b.CreateBr(latch);
     branch->eraseFromParent();
   }

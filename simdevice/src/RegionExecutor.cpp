@@ -28,11 +28,14 @@ struct RegionState {
   std::vector<WarpLane> lanes;   // operands of a parked warp collective
   std::vector<int32_t> predicate; // of a parked __syncthreads_count/and/or
   std::vector<int> predicates;    // scratch: those of the threads a barrier releases
+  std::vector<WarpLane *> group;  // scratch: the lanes of one warp collective
   std::vector<uint64_t> result;   // what the released point returns
   uint32_t reduceOp = 0;
   uint32_t warpParks = 0;         // threads parked at a warp collective
   uint32_t reduceParks = 0;       // threads parked at __syncthreads_count/and/or
-  std::vector<char> pending;      // regions some thread is ready to enter
+  uint32_t *pending = nullptr;    // regions some thread is ready to enter: after the
+                                  // threads' entries in `resume` (abi::KernelRegions)
+  std::vector<uint32_t> ready;    // scratch: the regions one pass runs
   std::unique_ptr<char, decltype(&std::free)> frames{nullptr, &std::free};
   size_t frameCapacity = 0;
 
@@ -64,12 +67,46 @@ void release(RegionState &s, uint32_t t, uint64_t result) {
   s.kind[t] = ParkKind::Barrier;
 }
 
+/// The common case done without gathering groups: every lane of the warp waits at a shuffle
+/// with the full mask (as in warp reductions). Returns false if the warp is not in that case.
+bool shuffleWholeWarp(RegionState &s, uint32_t first, uint32_t last, uint32_t warpSize) {
+  const WarpLane &lead = s.lanes[first];
+  if (last - first != warpSize || lead.op < WarpShflIdx || lead.op > WarpShflXor ||
+      lead.mask != 0xffffffffu)
+    return false;
+  for (uint32_t j = first; j < last; ++j)
+    if (!parked(s.resume[j]) || s.kind[j] != ParkKind::Warp || s.lanes[j].op != lead.op ||
+        s.lanes[j].mask != lead.mask)
+      return false;
+  for (uint32_t j = first; j < last; ++j) {
+    const WarpLane &l = s.lanes[j];
+    uint32_t lane = j - first;
+    uint32_t width = l.width > 0 && uint32_t(l.width) <= warpSize ? uint32_t(l.width) : warpSize;
+    uint32_t base = lane / width * width, offset = lane % width, arg = uint32_t(l.arg), src = lane;
+    switch (l.op) {
+    case WarpShflIdx: src = base + arg % width; break;
+    case WarpShflUp: src = offset >= arg ? lane - arg : lane; break;
+    case WarpShflDown: src = offset + arg < width ? lane + arg : lane; break;
+    default: src = (lane ^ arg) / width == lane / width ? lane ^ arg : lane; break;
+    }
+    s.lanes[j].result = s.lanes[first + src].value;
+  }
+  for (uint32_t j = first; j < last; ++j)
+    release(s, j, s.lanes[j].result);
+  return true;
+}
+
 /// Completes every warp collective whose lanes have all arrived; true if any did.
 bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
   bool progress = false;
-  std::vector<WarpLane *> group;
+  std::vector<WarpLane *> &group = s.group;
   for (uint32_t first = 0; first < s.threads; first += warpSize) {
     uint32_t last = std::min(s.threads, first + warpSize);
+    if (parked(s.resume[first]) && s.kind[first] == ParkKind::Warp &&
+        shuffleWholeWarp(s, first, last, warpSize)) {
+      progress = true;
+      continue;
+    }
     for (uint32_t i = first; i < last; ++i) {
       if (!parked(s.resume[i]) || s.kind[i] != ParkKind::Warp)
         continue;
@@ -121,6 +158,7 @@ uint32_t releaseBarrier(RegionState &s) {
   }
   uint32_t live = 0, last = abi::RegionExited;
   uint32_t *resume = s.resume.data();
+  uint32_t *pending = s.pending;
   for (uint32_t t = 0, n = s.threads; t < n; ++t) {
     uint32_t r = resume[t];
     if (r == abi::RegionExited)
@@ -128,7 +166,7 @@ uint32_t releaseBarrier(RegionState &s) {
     r &= ~abi::RegionParked;
     resume[t] = r;
     if (r != last) // threads mostly wait at the same point
-      s.pending[r] = 1, last = r;
+      pending[r] = 1, last = r;
     ++live;
   }
   return live;
@@ -183,22 +221,42 @@ void runRegionBlock(void *arg) {
   RegionState &s = RegionState::forThisThread();
   run->regions = &s;
   uint32_t n = uint32_t(launch.block.count()), warpSize = uint32_t(launch.warpSize);
+  uint32_t regions = kernel.parkPoints + 1;
   s.threads = n;
-  s.resume.assign(n, 0);
+  s.resume.assign(size_t(n) + regions, 0);
+  s.pending = s.resume.data() + n;
   s.kind.assign(n, ParkKind::Barrier);
   s.lanes.resize(n); // lane indices filled in when a thread parks at a collective
   s.predicate.resize(n);
   s.result.resize(n);
-  s.pending.assign(kernel.parkPoints + 1, 0);
   s.warpParks = s.reduceParks = 0;
   s.pending[0] = 1;
   char *frames = s.frameBuffer(size_t(kernel.frameBytes) * n);
+  bool parkedBefore = false; // threads still parked from an earlier pass
   for (;;) {
-    for (uint32_t r = 0; r <= kernel.parkPoints; ++r)
-      if (s.pending[r]) {
-        s.pending[r] = 0;
-        kernel.regions(launch.args, &run->loopContext, frames, s.resume.data(), r);
-      }
+    // One pass runs the regions that were ready when it began; threads reaching a plain
+    // __syncthreads flag the next region for the following pass.
+    s.ready.clear();
+    for (uint32_t r = 0; r < regions; ++r)
+      if (s.pending[r])
+        s.ready.push_back(r), s.pending[r] = 0;
+    if (s.ready.empty()) {
+      if (s.warpParks || s.reduceParks)
+        return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
+      return; // every thread returned
+    }
+    for (uint32_t r : s.ready)
+      kernel.regions(launch.args, &run->loopContext, frames, s.resume.data(), r);
+    if (!s.warpParks && !s.reduceParks && !parkedBefore)
+      continue; // every live thread waits at a plain __syncthreads: already released
+    // Some thread waits at a warp collective or a block reduction, or still waits from an
+    // earlier pass: the plain barrier's optimistic release is undone (those threads wait
+    // too), then the points are resolved.
+    for (uint32_t t = 0; t < n; ++t)
+      if (s.resume[t] != abi::RegionExited)
+        s.resume[t] |= abi::RegionParked;
+    std::fill(s.pending, s.pending + regions, 0);
+    parkedBefore = true;
     if (s.warpParks) {
       std::string problem;
       bool progress = resolveWarps(s, warpSize, problem);
@@ -208,9 +266,8 @@ void runRegionBlock(void *arg) {
         continue;
       return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
     }
-    if (releaseBarrier(s))
-      continue;
-    return; // every thread returned
+    releaseBarrier(s);
+    parkedBefore = false;
   }
 }
 

@@ -35,7 +35,9 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
   uint32_t minU = UINT32_MAX, maxU = 0;
   int32_t minS = INT32_MAX, maxS = INT32_MIN;
   bool any = false, all = true, allEqual = true;
-  for (const WarpLane *l : group) {
+  bool shuffle = op >= WarpShflIdx && op <= WarpShflXor; // needs none of the reductions
+  for (size_t i = 0; i < (shuffle ? 0 : group.size()); ++i) {
+    const WarpLane *l = group[i];
     uint32_t v = uint32_t(l->value);
     sum += v, andAll &= v, orAll |= v, xorAll ^= v;
     minU = std::min(minU, v), maxU = std::max(maxU, v);

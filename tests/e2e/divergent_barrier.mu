@@ -32,6 +32,20 @@ __global__ void tailSum(const int *in, int *out, int n) {
     out[gridDim.x + blockIdx.x] = count;
 }
 
+// The first warp exchanges values while the other warps already wait at the barrier: the
+// barrier must hold them until the first warp's values are in shared memory.
+__global__ void warpThenBarrier(int *out) {
+  __shared__ int s[512];
+  int v = threadIdx.x;
+  if (threadIdx.x < warpSize) {
+    v = __shfl_xor_sync(0xffffffffu, v, 1);
+    v = __shfl_xor_sync(0xffffffffu, v, 2) + 1000;
+  }
+  s[threadIdx.x] = v;
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 37) % blockDim.x];
+}
+
 __global__ void deadlock(int *out) {
   int v = threadIdx.x;
   if (threadIdx.x % 32 < 16)
@@ -69,6 +83,17 @@ int main() {
     CHECK(h[b] == expect, "tailSum block %d: %d, expected %d", b, h[b], expect);
     CHECK(h[blocks + b] == live, "__syncthreads_count in block %d: %d, expected %d", b,
           h[blocks + b], live);
+  }
+
+  int warp = 0;
+  musaDeviceGetAttribute(&warp, musaDevAttrWarpSize, 0);
+  warpThenBarrier<<<1, 512>>>(d);
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK_MUSA(musaMemcpy(h, d, 512 * sizeof(int), musaMemcpyDeviceToHost));
+  for (int t = 0; t < 512; ++t) {
+    int k = (t + 37) % 512;
+    int expect = k < warp ? (k ^ 3) + 1000 : k;
+    CHECK(h[t] == expect, "warpThenBarrier out[%d] = %d, expected %d", t, h[t], expect);
   }
 
   deadlock<<<1, 64>>>(d);

@@ -128,6 +128,8 @@ static_assert(sizeof(SiteAccum) == 32);
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);
 /// Runs region `region` for every thread whose resume entry equals it (see abi::RegionParked).
+/// `resume` holds one entry per thread, then one pending flag per region: a thread reaching a
+/// plain __syncthreads stores the next region unparked and sets that region's flag.
 using KernelRegions = void (*)(void **args, ThreadContext *ctx, void *frames, uint32_t *resume,
                                uint32_t region);
 
