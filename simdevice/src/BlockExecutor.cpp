@@ -21,16 +21,6 @@ namespace musa::sim {
 
 namespace ctx = boost::context::detail;
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool RunsUnderTsan = true;
-#else
-constexpr bool RunsUnderTsan = false;
-#endif
-#else
-constexpr bool RunsUnderTsan = false;
-#endif
-
 namespace {
 
 enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
@@ -261,6 +251,25 @@ void runLoop(void *arg) {
   run->launch->kernel->block(run->launch->args, &run->loopContext);
 }
 
+/// A sampled block of a kernel without barriers: each thread in turn, through the fully
+/// instrumented variant, with its own basic-block counts.
+void runSampledThreads(void *arg) {
+  auto *run = static_cast<BlockRun *>(arg);
+  const GridLaunch &launch = *run->launch;
+  ThreadContext base = run->loopContext;
+  uint32_t n = uint32_t(launch.block.count());
+  for (uint32_t t = 0; t < n; ++t) {
+    ThreadContext &c = run->loopContext;
+    c = base;
+    c.tid[0] = t % launch.block.x;
+    c.tid[1] = t / launch.block.x % launch.block.y;
+    c.tid[2] = t / (launch.block.x * launch.block.y);
+    c.laneId = t % uint32_t(launch.warpSize);
+    c.blockCounts = run->sampledThreads->blockCountsFor(t);
+    run->threadEntry(launch.args, &c);
+  }
+}
+
 } // namespace
 
 const GridLaunch &launchOf(const ThreadContext *context) {
@@ -319,12 +328,9 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   BlockCounters *counters = nullptr;
   bool countersPerBlock = false;
   if (launch.counters) {
-    // Sampled blocks run alone and as fibers: each thread needs its own context to count
-    // divergence. Not under ThreadSanitizer, which is not told about fiber switches and grows
-    // unstable when instrumented code runs on many fibers: there only kernels that need fibers
-    // anyway are sampled.
-    bool canSample =
-        blockCount == 1 && (kernel.needsFibers || !RunsUnderTsan) && !loopsForced();
+    // Sampled blocks run alone, each thread with its own context (to count divergence): one
+    // after another, or as fibers if the kernel has barriers or warp collectives.
+    bool canSample = blockCount == 1 && !loopsForced();
     uint64_t sharedBytes = std::max<size_t>(sharedStride, 64) * blockCount;
     bool sampled = canSample && launch.counters->sampleBlock(firstBlock);
     // The other blocks add to this worker's running totals for the launch: no lock, no
@@ -338,8 +344,13 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
       countersPerBlock = true;
     }
   }
-  run.mode = blockCount > 1 || (counters && counters->sampling) ? ExecMode::Fibers
-                                                                 : execModeFor(kernel);
+  bool sampled = counters && counters->sampling;
+  // A sampled block counts each thread's basic blocks on its own: with no barrier or warp
+  // collective the threads can simply run one after another, otherwise as fibers.
+  run.mode = blockCount > 1 || (sampled && kernel.needsFibers) ? ExecMode::Fibers
+             : sampled                                         ? ExecMode::Loop
+                                                               : execModeFor(kernel);
+  run.sampledThreads = sampled && run.mode == ExecMode::Loop ? counters : nullptr;
   run.fibers = run.mode == ExecMode::Fibers;
   // Sampled blocks run the variant that reports every access; all others the light counters.
   run.threadEntry = counters && counters->sampling && kernel.fullThread ? kernel.fullThread
@@ -363,7 +374,10 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   bool clean;
   if (!run.fibers) {
     run.loopContext = base;
-    clean = runGuarded(run.mode == ExecMode::Loop ? runLoop : runRegionBlock, &run, fault);
+    clean = runGuarded(run.sampledThreads           ? runSampledThreads
+                       : run.mode == ExecMode::Loop ? runLoop
+                                                    : runRegionBlock,
+                       &run, fault);
   } else {
     size_t perBlock = launch.block.count(), n = perBlock * blockCount;
     FiberStackPool &pool = FiberStackPool::forThisThread();

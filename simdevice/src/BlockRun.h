@@ -10,6 +10,7 @@
 namespace musa::sim {
 
 struct SimThread;   // a fiber-mode GPU thread (BlockExecutor.cpp)
+struct BlockCounters; // Timing.h
 struct RegionState; // region-mode park records (RegionExecutor.cpp)
 
 struct BlockRun {
@@ -22,6 +23,7 @@ struct BlockRun {
   std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end
   SimThread *current = nullptr;
   RegionState *regions = nullptr;            // region mode
+  BlockCounters *sampledThreads = nullptr;   // loop mode, sampled: threads one by one
   LaunchOutcome outcome;
 
   void fail(FaultKind kind, std::string message) {
