@@ -14,6 +14,8 @@
 // indirect call (which might reach one).
 #include "musa/jit/DeviceLowering.h"
 
+#include "ThreadLoop.h"
+
 #include "musa/sim/KernelAbi.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -95,42 +97,13 @@ void emitBlockLoop(Module &M, Function &K) {
   IRBuilder<> b(BasicBlock::Create(C, "entry", L));
   SmallVector<Value *, 8> values = unpackArgs(b, K, args);
   values.push_back(ctx);
-  Type *i32 = b.getInt32Ty();
-  Value *extent[3], *tidSlot[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    extent[d] = b.CreateLoad(
-        i32, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::NtidOffset + 4 * d));
-    tidSlot[d] = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::TidOffset + 4 * d);
-  }
-  BasicBlock *exit = BasicBlock::Create(C, "exit", L);
-  // Builds nested loops z (outer) .. x (inner); each header is entered with its index at 0.
-  BasicBlock *preheader = b.GetInsertBlock();
-  PHINode *index[3];
-  for (int d = 2; d >= 0; --d) {
-    BasicBlock *header = BasicBlock::Create(C, "dim" + Twine(d), L);
-    b.CreateBr(header);
-    b.SetInsertPoint(header);
-    index[d] = b.CreatePHI(i32, 2);
-    index[d]->addIncoming(b.getInt32(0), preheader);
-    b.CreateStore(index[d], tidSlot[d]);
-    preheader = header;
-  }
+  ThreadLoop loop = ThreadLoop::open(b, ctx);
+  loop.storeTid(b);
   // Each thread's clock64() counts its own instructions from zero.
   b.CreateStore(b.getInt64(0),
                 b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::IssuedOffset));
   b.CreateCall(&K, values);
-  BasicBlock *outer = exit;
-  for (int d = 0; d < 3; ++d) {
-    BasicBlock *latch = BasicBlock::Create(C, "next" + Twine(d), L);
-    b.CreateBr(latch);
-    b.SetInsertPoint(latch);
-    Value *next = b.CreateAdd(index[d], b.getInt32(1), "", true, true);
-    index[d]->addIncoming(next, latch);
-    BasicBlock *done = d == 2 ? outer : BasicBlock::Create(C, "done" + Twine(d), L);
-    b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
-    b.SetInsertPoint(done);
-  }
-  b.SetInsertPoint(exit);
+  loop.close(b);
   b.CreateRetVoid();
   localizeCounters(*L, ctx, K);
 }

@@ -32,6 +32,8 @@
 // grid.sync(), dynamically sized stack allocations.
 #include "musa/jit/DeviceLowering.h"
 
+#include "ThreadLoop.h"
+
 #include "musa/sim/KernelAbi.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -313,36 +315,16 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
     F.getArg(i)->replaceAllUsesWith(value);
   }
   getContextArg(F)->replaceAllUsesWith(ctx);
-  Value *extent[3], *tidSlot[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    extent[d] = b.CreateLoad(
-        i32, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::NtidOffset + 4 * d));
-    tidSlot[d] = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::TidOffset + 4 * d);
-  }
+  // for z: for y: for x; t = x + nx * (y + ny * z).
+  ThreadLoop loop = ThreadLoop::open(b, ctx);
+  Value **extent = loop.extent;
+  PHINode **index = loop.index;
+  Value *t = loop.linear(b);
+  b.SetInsertPoint(&*R->getEntryBlock().getTerminator()->getIterator());
   Value *threads = b.CreateZExt(
       b.CreateMul(extent[0], b.CreateMul(extent[1], extent[2], "", true, true), "", true, true),
       i64);
-
-  // for z: for y: for x; t = x + nx * (y + ny * z).
-  BasicBlock *exit = BasicBlock::Create(C, "exit", R);
-  BasicBlock *preheader = b.GetInsertBlock();
-  PHINode *index[3];
-  for (int d = 2; d >= 0; --d) {
-    BasicBlock *header = BasicBlock::Create(C, "dim" + Twine(d), R);
-    b.CreateBr(header);
-    b.SetInsertPoint(header);
-    index[d] = b.CreatePHI(i32, 2);
-    index[d]->addIncoming(b.getInt32(0), preheader);
-    preheader = header;
-  }
-  auto wide = [&](Value *v) { return b.CreateZExt(v, i64); };
-  Value *t = b.CreateAdd(
-      wide(index[0]),
-      b.CreateMul(wide(extent[0]),
-                  b.CreateAdd(wide(index[1]), b.CreateMul(wide(extent[1]), wide(index[2]), "",
-                                                          true, true), "", true, true),
-                  "", true, true),
-      "t", true, true);
+  b.SetInsertPoint(cast<Instruction>(t)->getParent());
   BasicBlock *latch = BasicBlock::Create(C, "next.thread", R);
   BasicBlock *run = BasicBlock::Create(C, "run", R);
   Value *resumeSlot = b.CreateInBoundsGEP(i32, resume, t);
@@ -373,8 +355,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
     load->eraseFromParent();
   }
   if (contextEscapes)
-    for (unsigned d = 0; d < 3; ++d)
-      b.CreateStore(index[d], tidSlot[d]);
+    loop.storeTid(b);
   for (size_t i = 0; i < body.slots.size(); ++i) {
     Value *base = b.CreateInBoundsGEP(
         b.getInt8Ty(), frames, b.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
@@ -442,14 +423,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   R->splice(latch->getIterator(), &F);
 
   b.SetInsertPoint(latch);
-  for (int d = 0; d < 3; ++d) {
-    Value *next = b.CreateAdd(index[d], b.getInt32(1), "", true, true);
-    index[d]->addIncoming(next, b.GetInsertBlock());
-    BasicBlock *done = d == 2 ? exit : BasicBlock::Create(C, "done" + Twine(d), R);
-    b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
-    b.SetInsertPoint(done);
-  }
-  b.SetInsertPoint(exit);
+  loop.close(b);
   b.CreateRetVoid();
   localizeCounters(*R, ctx, K);
   return R;

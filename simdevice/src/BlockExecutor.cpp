@@ -105,6 +105,7 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
                   int warpSize, std::string &problem) {
   bool progress = false;
   size_t ws = size_t(warpSize);
+  std::vector<WarpLane *> group;
   for (size_t b = 0; b + 1 < blockStarts.size(); ++b)
   for (size_t first = blockStarts[b], end = blockStarts[b + 1]; first < end; first += ws) {
     size_t last = std::min(end, first + ws);
@@ -112,28 +113,18 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
       SimThread &t = threads[i];
       if (t.state != ThreadState::AtWarp)
         continue;
-      // The group of t: waiting lanes with t's mask. Complete when every live lane the mask
-      // names waits with the same mask.
       uint32_t mask = t.warp.mask;
-      std::vector<WarpLane *> group;
-      bool complete = true;
-      for (size_t j = first; j < last && complete; ++j) {
-        SimThread &u = threads[j];
-        if (!laneInMask(mask, uint32_t(j - first)) || u.state == ThreadState::Exited)
-          continue;
-        if (u.state != ThreadState::AtWarp || u.warp.mask != mask)
-          complete = false;
-        else
-          group.push_back(&u.warp);
-      }
-      if (!complete)
+      int done = completeWarpGroup(
+          first, last, mask,
+          [&](size_t j) {
+            return threads[j].state == ThreadState::AtWarp ? &threads[j].warp : nullptr;
+          },
+          [&](size_t j) { return threads[j].state == ThreadState::Exited; }, warpSize, group,
+          problem);
+      if (done < 0)
+        return false;
+      if (done == 0)
         continue;
-      for (WarpLane *l : group)
-        if (l->op != group.front()->op) {
-          problem = "lanes of one warp reached different warp collectives with the same mask";
-          return false;
-        }
-      computeWarpCollective(group, warpSize);
       for (size_t j = first; j < last; ++j)
         if (threads[j].state == ThreadState::AtWarp && threads[j].warp.mask == mask)
           threads[j].state = ThreadState::Ready;

@@ -110,25 +110,17 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
     for (uint32_t i = first; i < last; ++i) {
       if (!parked(s.resume[i]) || s.kind[i] != ParkKind::Warp)
         continue;
-      uint32_t mask = s.lanes[i].mask;
-      group.clear();
-      bool complete = true;
-      for (uint32_t j = first; j < last && complete; ++j) {
-        if (!laneInMask(mask, j - first) || s.resume[j] == abi::RegionExited)
-          continue;
-        if (!parked(s.resume[j]) || s.kind[j] != ParkKind::Warp || s.lanes[j].mask != mask)
-          complete = false;
-        else
-          group.push_back(&s.lanes[j]);
-      }
-      if (!complete)
+      int done = completeWarpGroup(
+          first, last, s.lanes[i].mask,
+          [&](size_t j) {
+            return parked(s.resume[j]) && s.kind[j] == ParkKind::Warp ? &s.lanes[j] : nullptr;
+          },
+          [&](size_t j) { return s.resume[j] == abi::RegionExited; }, int(warpSize), group,
+          problem);
+      if (done < 0)
+        return false;
+      if (done == 0)
         continue;
-      for (WarpLane *l : group)
-        if (l->op != group.front()->op) {
-          problem = "lanes of one warp reached different warp collectives with the same mask";
-          return false;
-        }
-      computeWarpCollective(group, int(warpSize));
       for (WarpLane *l : group)
         release(s, uint32_t(l - s.lanes.data()), l->result);
       progress = true;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace musa::sim {
@@ -51,6 +52,32 @@ inline bool laneInMask(uint32_t mask, uint32_t lane) { return (mask >> (lane % 3
 
 /// Fills `result` of every lane of one complete group (same op and mask).
 void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize);
+
+/// One warp's lanes [first, last) as both executors see them: `waiting(j)` is lane j's record
+/// if it waits at a warp collective (null otherwise), `exited(j)` whether it has returned.
+/// Completes the collective of the lanes waiting with `mask` if every live lane the mask names
+/// waits with it: 1 if it did (the lanes are in `group`, results filled in), 0 if the group is
+/// not complete yet, -1 if its lanes wait at different collectives (`problem` says so).
+template <class Waiting, class Exited>
+int completeWarpGroup(size_t first, size_t last, uint32_t mask, Waiting waiting, Exited exited,
+                      int warpSize, std::vector<WarpLane *> &group, std::string &problem) {
+  group.clear();
+  for (size_t j = first; j < last; ++j) {
+    if (!laneInMask(mask, uint32_t(j - first)) || exited(j))
+      continue;
+    WarpLane *lane = waiting(j);
+    if (!lane || lane->mask != mask)
+      return 0;
+    group.push_back(lane);
+  }
+  for (WarpLane *l : group)
+    if (l->op != group.front()->op) {
+      problem = "lanes of one warp reached different warp collectives with the same mask";
+      return -1;
+    }
+  computeWarpCollective(group, warpSize);
+  return 1;
+}
 
 /// The value __syncthreads_count/and/or returns, given every thread's predicate.
 int blockReduce(uint32_t op, const std::vector<int> &predicates);
