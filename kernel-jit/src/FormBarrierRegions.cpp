@@ -264,6 +264,11 @@ struct RegionBody {
   SmallVector<uint64_t, 16> slotSizes;
   uint64_t frameBytes = 0;
   bool countsInstructions = false; // instrumented: the frame keeps each thread's count
+  /// The fully instrumented variant (sampled blocks): each thread counts its basic blocks in
+  /// its own row of ctx->blockCounts, `timingBlocks` entries apart.
+  bool perThreadBlockCounts = false;
+  uint64_t timingBlocks = 0;
+  std::string symbol; // the kernel's name, or "full_" + it for the full variant
 };
 
 std::string collectSlots(RegionBody &body) {
@@ -366,6 +371,16 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   }
   // The thread's executed-instruction count (clock64() reads it) lives in its frame too: the
   // last 8 bytes, zero when the thread starts.
+  Value *blockCountsBase = nullptr, *blockCountsField = nullptr;
+  if (body.perThreadBlockCounts) {
+    IRBuilder<> entry(&*R->getEntryBlock().getTerminator()->getIterator());
+    Value *field =
+        entry.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::BlockCountsOffset);
+    Value *base = entry.CreateLoad(ptrTy, field);
+    b.CreateStore(b.CreateInBoundsGEP(i32, base, b.CreateMul(t, b.getInt64(body.timingBlocks))),
+                  field);
+    blockCountsBase = base, blockCountsField = field;
+  }
   Value *issuedSlot = nullptr, *issuedField = nullptr;
   if (body.countsInstructions) {
     issuedSlot = b.CreateInBoundsGEP(
@@ -424,6 +439,8 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
 
   b.SetInsertPoint(latch);
   loop.close(b);
+  if (blockCountsBase) // the next call starts from thread 0's row again
+    b.CreateStore(blockCountsBase, blockCountsField);
   b.CreateRetVoid();
   localizeCounters(*R, ctx, K);
   return R;
@@ -431,10 +448,10 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
 
 /// __musa_regions_K(args, ctx, frames, resume, region): one specialised loop per region (the
 /// optimiser drops the code each cannot reach), selected by a switch.
-void emitRegionEntry(Module &M, Function &K, Function &body, unsigned regions) {
+void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsigned regions) {
   LLVMContext &C = M.getContext();
   Function *entry = Function::Create(body.getFunctionType(), GlobalValue::ExternalLinkage,
-                                     std::string(RegionsPrefix) + K.getName().str(), M);
+                                     RegionsPrefix + symbol, M);
   entry->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> b(BasicBlock::Create(C, "entry", entry));
   BasicBlock *done = BasicBlock::Create(C, "done", entry);
@@ -456,23 +473,33 @@ void emitRegionEntry(Module &M, Function &K, Function &body, unsigned regions) {
 }
 
 /// { i32 frameBytesPerThread, i32 parkPoints }, present only for kernels with regions.
-void emitRegionFacts(Module &M, Function &K, const RegionBody &body) {
+void emitRegionFacts(Module &M, const RegionBody &body) {
   LLVMContext &C = M.getContext();
   auto *i32 = Type::getInt32Ty(C);
   auto *type = StructType::get(C, {i32, i32});
   new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,
                      ConstantStruct::get(type, {ConstantInt::get(i32, body.frameBytes),
                                                 ConstantInt::get(i32, body.cuts.size())}),
-                     RegionFactsPrefix + K.getName());
+                     RegionFactsPrefix + body.symbol);
 }
 
 /// Forms the regions of one kernel; returns why it cannot (the kernel then runs as fibers).
-std::string formRegions(Module &M, Function &K, const SyncReach &reach) {
+std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::string symbol,
+                        bool fullVariant) {
   LLVMContext &C = M.getContext();
   Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
   ValueToValueMapTy map;
   RegionBody body;
+  body.symbol = std::move(symbol);
   body.countsInstructions = M.getNamedGlobal(TimingSitesSymbol) != nullptr;
+  if (fullVariant) {
+    GlobalVariable *table = M.getNamedGlobal(TimingBlocksSymbol);
+    if (!table)
+      return "no timing tables";
+    body.perThreadBlockCounts = true;
+    body.timingBlocks =
+        cast<ConstantInt>(table->getInitializer()->getAggregateElement(0u))->getZExtValue();
+  }
   body.clone = CloneFunction(&K, map);
   Function &F = *body.clone;
   std::string why = inlineSyncCalls(F, reach);
@@ -501,9 +528,9 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach) {
   }
   Function *R = emitRegionLoop(M, K, body);
   F.eraseFromParent();
-  emitRegionEntry(M, K, *R, unsigned(body.cuts.size() + 1));
+  emitRegionEntry(M, body.symbol, *R, unsigned(body.cuts.size() + 1));
   R->eraseFromParent();
-  emitRegionFacts(M, K, body);
+  emitRegionFacts(M, body);
   return {};
 }
 
@@ -515,12 +542,17 @@ PreservedAnalyses FormBarrierRegionsPass::run(Module &M, ModuleAnalysisManager &
   for (Function *K : getKernels(M)) {
     if (!reach.reaches(K))
       continue; // a plain loop runs it
-    std::string why = formRegions(M, *K, reach);
+    std::string why = formRegions(M, *K, reach, K->getName().str(), false);
     if (!why.empty()) {
       Constant *text = ConstantDataArray::getString(M.getContext(), why);
       new GlobalVariable(M, text->getType(), true, GlobalValue::ExternalLinkage, text,
                          FibersBecausePrefix + K->getName());
+      continue;
     }
+    // The timing model's sampled blocks run the fully instrumented variant: as regions too
+    // where it allows (they run as fibers otherwise).
+    if (Function *full = M.getFunction((K->getName() + FullVariantSuffix).str()))
+      (void)formRegions(M, *full, reach, FullRegionsSymbolPrefix + K->getName().str(), true);
   }
   return PreservedAnalyses::none();
 }

@@ -1,6 +1,8 @@
 // KernelJit: lowering, optimisation, code generation, object cache and ORC loading.
 #include "musa/jit/KernelJit.h"
 
+#include "LoweringHash.h"
+
 #include "musa/jit/DeviceLowering.h"
 #include "musa/jit/FatBinary.h"
 #include "musa/jit/ObjectCache.h"
@@ -30,8 +32,9 @@ namespace musa::jit {
 
 namespace {
 
-/// Bump when lowering changes in a way that makes cached objects stale.
-constexpr const char *LoweringVersion = "lowering-19";
+/// Changes whenever a lowering pass or the device ABI changes (a build-time hash of their
+/// sources), so cached objects never outlive the code that made them.
+constexpr const char *LoweringVersion = MUSA_SIM_LOWERING_HASH;
 
 std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
                                                  const std::string &features,
@@ -250,25 +253,30 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(Facts, paramSizes));
   out.paramSizes.assign(sizes, sizes + f->paramCount);
-  out.regions = nullptr;
-  out.frameBytes = out.parkPoints = 0;
-  auto regions = jit_->lookup(*module.dylib, RegionsPrefix + kernel);
-  auto regionFacts = jit_->lookup(*module.dylib, RegionFactsPrefix + kernel);
-  if (regions && regionFacts) {
-    out.regions = regions->toPtr<sim::KernelRegions>();
-    const uint32_t *rf = regionFacts->toPtr<const uint32_t *>();
-    out.frameBytes = rf[0];
-    out.parkPoints = rf[1];
-  } else {
-    if (!regions)
-      consumeError(regions.takeError());
-    if (!regionFacts)
-      consumeError(regionFacts.takeError());
+  auto lookupRegions = [&](const std::string &symbol, sim::RegionCode &code) {
+    code = sim::RegionCode();
+    auto entry = jit_->lookup(*module.dylib, RegionsPrefix + symbol);
+    auto facts = jit_->lookup(*module.dylib, RegionFactsPrefix + symbol);
+    if (entry && facts) {
+      code.entry = entry->toPtr<sim::KernelRegions>();
+      const uint32_t *rf = facts->toPtr<const uint32_t *>();
+      code.frameBytes = rf[0];
+      code.parkPoints = rf[1];
+      return true;
+    }
+    if (!entry)
+      consumeError(entry.takeError());
+    if (!facts)
+      consumeError(facts.takeError());
+    return false;
+  };
+  if (!lookupRegions(kernel, out.regions)) {
     if (auto because = jit_->lookup(*module.dylib, FibersBecausePrefix + kernel))
       out.fibersBecause = because->toPtr<const char *>();
     else
       consumeError(because.takeError());
   }
+  lookupRegions(FullRegionsSymbolPrefix + kernel, out.fullRegions);
   out.timingSites = 0;
   out.instrumented = false;
   auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol);

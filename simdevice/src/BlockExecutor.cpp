@@ -336,12 +336,21 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     }
   }
   bool sampled = counters && counters->sampling;
-  // A sampled block counts each thread's basic blocks on its own: with no barrier or warp
-  // collective the threads can simply run one after another, otherwise as fibers.
-  run.mode = blockCount > 1 || (sampled && kernel.needsFibers) ? ExecMode::Fibers
-             : sampled                                         ? ExecMode::Loop
-                                                               : execModeFor(kernel);
+  // A sampled block runs the fully instrumented variant, each thread counting its own basic
+  // blocks: with no barrier or warp collective the threads simply run one after another,
+  // otherwise as that variant's region loops, or as fibers where it has none.
+  ExecMode chosen = execModeFor(kernel);
+  if (blockCount > 1)
+    run.mode = ExecMode::Fibers;
+  else if (!sampled)
+    run.mode = chosen;
+  else if (!kernel.needsFibers)
+    run.mode = ExecMode::Loop;
+  else
+    run.mode = chosen == ExecMode::Regions && kernel.fullRegions ? ExecMode::Regions
+                                                                 : ExecMode::Fibers;
   run.sampledThreads = sampled && run.mode == ExecMode::Loop ? counters : nullptr;
+  run.regionCode = sampled ? &kernel.fullRegions : &kernel.regions;
   run.fibers = run.mode == ExecMode::Fibers;
   // Sampled blocks run the variant that reports every access; all others the light counters.
   run.threadEntry = counters && counters->sampling && kernel.fullThread ? kernel.fullThread

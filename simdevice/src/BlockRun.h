@@ -23,6 +23,7 @@ struct BlockRun {
   std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end
   SimThread *current = nullptr;
   RegionState *regions = nullptr;            // region mode
+  const RegionCode *regionCode = nullptr;    // region mode: the variant the block runs
   BlockCounters *sampledThreads = nullptr;   // loop mode, sampled: threads one by one
   LaunchOutcome outcome;
 

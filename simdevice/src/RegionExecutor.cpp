@@ -213,7 +213,8 @@ void runRegionBlock(void *arg) {
   RegionState &s = RegionState::forThisThread();
   run->regions = &s;
   uint32_t n = uint32_t(launch.block.count()), warpSize = uint32_t(launch.warpSize);
-  uint32_t regions = kernel.parkPoints + 1;
+  const RegionCode &code = *run->regionCode;
+  uint32_t regions = code.parkPoints + 1;
   s.threads = n;
   s.resume.assign(size_t(n) + regions, 0);
   s.pending = s.resume.data() + n;
@@ -223,7 +224,7 @@ void runRegionBlock(void *arg) {
   s.result.resize(n);
   s.warpParks = s.reduceParks = 0;
   s.pending[0] = 1;
-  char *frames = s.frameBuffer(size_t(kernel.frameBytes) * n);
+  char *frames = s.frameBuffer(size_t(code.frameBytes) * n);
   bool parkedBefore = false; // threads still parked from an earlier pass
   for (;;) {
     // One pass runs the regions that were ready when it began; threads reaching a plain
@@ -238,7 +239,7 @@ void runRegionBlock(void *arg) {
       return; // every thread returned
     }
     for (uint32_t r : s.ready)
-      kernel.regions(launch.args, &run->loopContext, frames, s.resume.data(), r);
+      code.entry(launch.args, &run->loopContext, frames, s.resume.data(), r);
     if (!s.warpParks && !s.reduceParks && !parkedBefore)
       continue; // every live thread waits at a plain __syncthreads: already released
     // Some thread waits at a warp collective or a block reduction, or still waits from an

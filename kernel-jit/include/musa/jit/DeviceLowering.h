@@ -46,6 +46,10 @@ inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 inline constexpr const char *RegionsPrefix = "__musa_regions_";
 inline constexpr const char *RegionFactsPrefix = "__musa_rfacts_";
 inline constexpr const char *FibersBecausePrefix = "__musa_fibers_because_";
+/// The fully instrumented variant's regions (sampled blocks) are RegionsPrefix and
+/// RegionFactsPrefix followed by this and the kernel's name (a kernel name cannot start with
+/// a dot, so no kernel's own symbols collide with these).
+inline constexpr const char *FullRegionsSymbolPrefix = ".full.";
 
 /// i32 global: the number of memory-access sites InstrumentTimingPass numbered (absent in
 /// modules compiled without the timing model).

@@ -23,6 +23,14 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
+/// A kernel's region loops (see KernelRegions).
+struct RegionCode {
+  KernelRegions entry = nullptr;
+  uint32_t frameBytes = 0; // per thread, what lives across park points
+  uint32_t parkPoints = 0;
+  explicit operator bool() const { return entry != nullptr; }
+};
+
 /// A kernel ready to run (produced by kernel-jit).
 struct KernelEntry {
   std::string name; // device (mangled) name
@@ -30,10 +38,9 @@ struct KernelEntry {
   KernelThunk block = nullptr;
   uint64_t staticSharedBytes = 0;
   bool needsFibers = true; // reaches a barrier or warp collective: no plain loop
-  /// Region loops (kernel-jit's FormBarrierRegions), null if the kernel must run as fibers.
-  KernelRegions regions = nullptr;
-  uint32_t frameBytes = 0; // per thread, what lives across park points
-  uint32_t parkPoints = 0;
+  /// Region loops (kernel-jit's FormBarrierRegions); no entry if the kernel must run as fibers.
+  RegionCode regions;
+  RegionCode fullRegions; // of the fully instrumented variant (timing model's sampled blocks)
   std::string fibersBecause; // why a kernel that needs them has no regions
   std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
   bool instrumented = false;  // compiled with the timing model's counters
