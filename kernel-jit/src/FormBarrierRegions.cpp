@@ -214,19 +214,77 @@ bool crossesParkPoint(Instruction *def, Use &use, const SmallPtrSetImpl<BasicBlo
 }
 
 /// Demotes every SSA value that is live across a park point to a stack slot.
+/// Whether `V` can be recomputed after a park point instead of kept in the frame: built by
+/// pure arithmetic, address computation, compares and casts from constants, the kernel's
+/// arguments and context fields that do not change while the block runs (threadIdx, blockIdx,
+/// the shared-memory base, ...; not the instruction count).
+bool rematerializable(Value *V, Argument *ctx, unsigned depth = 0) {
+  if (isa<Constant>(V) || isa<Argument>(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || depth > 6)
+    return false;
+  if (auto *load = dyn_cast<LoadInst>(I)) {
+    APInt offset(64, 0);
+    const Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+        I->getModule()->getDataLayout(), offset, true);
+    return base == ctx && !load->isVolatile() && offset != sim::abi::IssuedOffset;
+  }
+  if (!(isa<GetElementPtrInst>(I) || isa<BinaryOperator>(I) || isa<CastInst>(I) ||
+        isa<CmpInst>(I) || isa<SelectInst>(I)))
+    return false;
+  for (Value *op : I->operands())
+    if (!rematerializable(op, ctx, depth + 1))
+      return false;
+  return true;
+}
+
+/// A copy of `V`'s expression tree before `at` (rematerializable(V) holds).
+Value *rematerialize(Value *V, Instruction *at, DenseMap<Value *, Value *> &copies) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (Value *done = copies.lookup(I))
+    return done;
+  Instruction *copy = I->clone();
+  for (Use &op : copy->operands())
+    op.set(rematerialize(op.get(), at, copies));
+  copy->insertBefore(at);
+  copies[I] = copy;
+  return copy;
+}
+
+/// Makes every SSA value that is live across a park point available after it: recomputed
+/// where that is cheap and safe (see rematerializable), else demoted to a stack slot (which
+/// becomes the thread's frame).
 void demoteAcrossParkPoints(Function &F, const SmallVector<ParkPoint, 8> &cuts) {
   SmallPtrSet<BasicBlock *, 8> starts;
   for (const ParkPoint &p : cuts)
     starts.insert(p.after);
+  Argument *ctx = getContextArg(F);
   SmallVector<Instruction *, 32> demote;
+  SmallVector<std::pair<Instruction *, Use *>, 32> recompute;
   for (Instruction &I : instructions(F)) {
     if (isa<AllocaInst>(I) || I.getType()->isVoidTy())
       continue;
-    for (Use &U : I.uses())
-      if (crossesParkPoint(&I, U, starts)) {
+    bool remat = rematerializable(&I, ctx);
+    for (Use &U : I.uses()) {
+      if (!crossesParkPoint(&I, U, starts))
+        continue;
+      if (!remat) {
         demote.push_back(&I);
         break;
       }
+      recompute.push_back({&I, &U});
+    }
+  }
+  for (auto [I, U] : recompute) {
+    auto *user = cast<Instruction>(U->getUser());
+    Instruction *at = user;
+    if (auto *phi = dyn_cast<PHINode>(user))
+      at = phi->getIncomingBlock(*U)->getTerminator();
+    DenseMap<Value *, Value *> copies;
+    U->set(rematerialize(I, at, copies));
   }
   // A demoted PHI stays a PHI whose value is stored right after it; every use reloads.
   for (Instruction *I : demote)
