@@ -67,16 +67,17 @@ void release(RegionState &s, uint32_t t, uint64_t result) {
   s.kind[t] = ParkKind::Barrier;
 }
 
-/// The common case done without gathering groups: every lane of the warp waits at a shuffle
-/// with the full mask (as in warp reductions). Returns false if the warp is not in that case.
+/// The common case done without gathering groups: every lane of the warp waits at the same
+/// shuffle point with the full mask (as in warp reductions). Returns false if the warp is not
+/// in that case.
 bool shuffleWholeWarp(RegionState &s, uint32_t first, uint32_t last, uint32_t warpSize) {
   const WarpLane &lead = s.lanes[first];
   if (last - first != warpSize || lead.op < WarpShflIdx || lead.op > WarpShflXor ||
       lead.mask != 0xffffffffu)
     return false;
   for (uint32_t j = first; j < last; ++j)
-    if (!parked(s.resume[j]) || s.kind[j] != ParkKind::Warp || s.lanes[j].op != lead.op ||
-        s.lanes[j].mask != lead.mask)
+    if (s.resume[j] != s.resume[first] || s.kind[j] != ParkKind::Warp ||
+        s.lanes[j].op != lead.op || s.lanes[j].mask != lead.mask)
       return false;
   for (uint32_t j = first; j < last; ++j) {
     const WarpLane &l = s.lanes[j];
@@ -89,10 +90,15 @@ bool shuffleWholeWarp(RegionState &s, uint32_t first, uint32_t last, uint32_t wa
     case WarpShflDown: src = offset + arg < width ? lane + arg : lane; break;
     default: src = (lane ^ arg) / width == lane / width ? lane ^ arg : lane; break;
     }
-    s.lanes[j].result = s.lanes[first + src].value;
+    s.result[j] = s.lanes[first + src].value;
   }
-  for (uint32_t j = first; j < last; ++j)
-    release(s, j, s.lanes[j].result);
+  // Released together: they all wait at the same point, so one region is pending.
+  for (uint32_t j = first; j < last; ++j) {
+    s.resume[j] &= ~abi::RegionParked;
+    s.kind[j] = ParkKind::Barrier;
+  }
+  s.pending[s.resume[first]] = 1;
+  s.warpParks -= last - first;
   return true;
 }
 
