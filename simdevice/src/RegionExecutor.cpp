@@ -215,7 +215,6 @@ RegionState &stateOf(ThreadContext *ctx, uint32_t &t) {
 void runRegionBlock(void *arg) {
   auto *run = static_cast<BlockRun *>(arg);
   const GridLaunch &launch = *run->launch;
-  const KernelEntry &kernel = *launch.kernel;
   RegionState &s = RegionState::forThisThread();
   run->regions = &s;
   uint32_t n = uint32_t(launch.block.count()), warpSize = uint32_t(launch.warpSize);
