@@ -148,26 +148,29 @@ JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
 }
 
 JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out) {
-  std::lock_guard lock(mutex_);
-  if (!jit_)
+  if (!jit_) // set once by the constructor
     return {"the kernel JIT failed to start"};
   static const ObjectCache cache = ObjectCache::fromEnvironment();
   std::string all;
   for (std::string_view b : bitcodes)
     all += std::to_string(b.size()) + ":" + std::string(b);
   std::string key = cacheKey(bitcodes.size() == 1 ? bitcodes.front() : std::string_view(all));
+  // Compiling takes its own LLVMContext and target machine, and the cache writes by atomic
+  // rename: no lock, so launches of kernels already loaded never wait for a compile.
   std::string object;
+  bool hit = false;
   if (auto cached = cache.get(key)) {
     object = std::move(*cached);
-    ++cacheHits_;
+    hit = true;
   } else {
     std::string error =
         compileToObject(bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(), object);
     if (!error.empty())
       return {error};
     cache.put(key, object);
-    ++compiled_;
   }
+  std::lock_guard lock(mutex_);
+  ++(hit ? cacheHits_ : compiled_);
 
   auto dylib = jit_->createJITDylib("musa-module-" + std::to_string(nextDylib_++));
   if (!dylib)

@@ -27,8 +27,8 @@ enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
 
 } // namespace
 
-/// A GPU thread. The context must stay first: builtins receive a ThreadContext* and recover
-/// the SimThread from it.
+/// A GPU thread. Builtins receive its ThreadContext*; the scheduler's `current` names the
+/// thread it belongs to.
 struct SimThread {
   ThreadContext context;
   ctx::fcontext_t self = nullptr;
@@ -465,14 +465,14 @@ using musa::sim::SimThread;
 
 namespace musa::sim {
 namespace {
-/// The calling GPU thread, which must run as a fiber.
+/// The calling GPU thread, which must run as a fiber: the one the scheduler resumed.
 SimThread &fiberThread(ThreadContext *context) {
   auto *run = static_cast<BlockRun *>(context->block);
-  if (!run->fibers)
+  if (!run->fibers || !run->current || &run->current->context != context)
     raiseDeviceFault(FaultKind::MisalignedBarrier,
                      "barrier or warp collective in a kernel compiled without them "
                      "(simulator bug)");
-  return *reinterpret_cast<SimThread *>(context);
+  return *run->current;
 }
 
 /// Parks the calling thread in `state` and runs the scheduler until it is released.
