@@ -34,7 +34,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   std::string problems;
   raw_string_ostream os(problems);
   if (verifyModule(M, &os)) {
-    if (const char *dump = std::getenv("MUSA_SIM_DUMP_INVALID_IR")) {
+    if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) {
       std::error_code ec;
       raw_fd_ostream file(dump, ec);
       M.print(file, nullptr);

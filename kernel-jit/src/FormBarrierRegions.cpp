@@ -191,9 +191,6 @@ bool crossesParkPoint(Instruction *def, Use &use, const SmallPtrSetImpl<BasicBlo
       work.push_back(BB);
   };
   if (useBlock == defBlock) {
-    if (isa<PHINode>(user) && !(def->comesBefore(useBlock->getTerminator()) ||
-                                def == useBlock->getTerminator()))
-      return true; // cannot happen in valid IR
     if (isa<PHINode>(user))
       return false; // the incoming edge leaves the defining block after the definition
     for (BasicBlock *pred : predecessors(useBlock))

@@ -299,12 +299,6 @@ LaunchOutcome endGrid(GridProgress &progress) {
   return std::move(progress.first);
 }
 
-LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx) {
-  uint64_t linear = blockIdx.x + uint64_t(launch.grid.x) *
-                                     (blockIdx.y + uint64_t(launch.grid.y) * blockIdx.z);
-  return runBlocks(launch, linear, 1);
-}
-
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount) {
   const KernelEntry &kernel = *launch.kernel;
   WorkerScratch &scratch = WorkerScratch::get();

@@ -19,12 +19,11 @@
 
 namespace musa::sim {
 
-/// Runs block `blockIdx` of `launch`; safe to call concurrently from different threads.
-LaunchOutcome runBlock(const GridLaunch &launch, Dim3 blockIdx);
-
-/// Runs `blockCount` consecutive blocks (linear order) together in one fiber scheduler, each
-/// with its own shared memory: how a cooperative grid runs, so grid.sync() can hold every
-/// thread of the grid. Blocks still synchronise separately at __syncthreads.
+/// Runs `blockCount` consecutive blocks (linear order) starting at `firstBlock`; safe to call
+/// concurrently from different threads. One block runs in its kernel's mode; several run
+/// together in one fiber scheduler, each with its own shared memory: how a cooperative grid
+/// runs, so grid.sync() can hold every thread of the grid. Blocks still synchronise
+/// separately at __syncthreads.
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount);
 
 /// One launch's blocks spread over workers: the first fault stops the rest.
