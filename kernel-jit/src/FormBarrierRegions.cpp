@@ -55,6 +55,9 @@ namespace musa::jit {
 
 namespace {
 
+/// Stands for a parked thread's result until the region loop loads it from the park record.
+constexpr const char *ParkResultPlaceholder = "__musa_park_result.placeholder";
+
 bool isParkBuiltin(StringRef name) {
   return name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
          name == sim::abi::WarpFn;
@@ -96,7 +99,10 @@ private:
 struct ParkPoint {
   BasicBlock *before = nullptr; // ends with the branch to `after`
   BasicBlock *after = nullptr;  // the region that starts when the point releases
-  bool plainBarrier = false;    // __syncthreads (no operands, no result)
+  uint32_t kind = sim::abi::RegionPointBarrier;
+  CallInst *park = nullptr;     // reduction, collective: the builtin call, whose operands the
+                                // region loop stores in the thread's park record
+  CallInst *result = nullptr;   // at the start of `after`: stands for the record's result
 };
 
 /// Why `F` (a clone of the kernel) cannot become regions, after inlining everything that
@@ -141,11 +147,10 @@ void promoteToRegisters(Function &F) {
   FPM.run(F, FAM);
 }
 
-/// Cuts `F` at each park builtin call. Reductions and warp collectives keep a call that parks
-/// with the operands; their result is fetched at the start of the next region.
-SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee parkReduce,
-                                          FunctionCallee parkWarp, FunctionCallee result,
-                                          Value *ctx) {
+/// Cuts `F` at each park builtin call. A reduction or warp collective stays at the end of the
+/// block before the cut (emitRegionLoop turns it into stores to the park record); its uses
+/// read `resultFn()`, a placeholder for the record's result, at the start of the next region.
+SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee resultFn) {
   SmallVector<CallInst *, 8> points;
   for (Instruction &I : instructions(F))
     if (auto *call = dyn_cast<CallInst>(&I))
@@ -154,23 +159,22 @@ SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee parkReduce
   SmallVector<ParkPoint, 8> cuts;
   for (CallInst *call : points) {
     StringRef name = call->getCalledFunction()->getName();
-    BasicBlock *before = call->getParent();
-    BasicBlock *after = SplitBlock(before, call->getNextNode(), (DomTreeUpdater *)nullptr,
-                                   nullptr, nullptr, "region");
-    IRBuilder<> b(call);
-    if (name == sim::abi::BarrierReduceFn) {
-      b.CreateCall(parkReduce, {call->getArgOperand(0), call->getArgOperand(1), ctx});
-    } else if (name == sim::abi::WarpFn) {
-      SmallVector<Value *, 6> args(call->args());
-      b.CreateCall(parkWarp, args);
+    ParkPoint point;
+    point.before = call->getParent();
+    point.after = SplitBlock(point.before, call->getNextNode(), (DomTreeUpdater *)nullptr,
+                             nullptr, nullptr, "region");
+    if (name == sim::abi::BarrierFn) {
+      call->eraseFromParent();
+      cuts.push_back(point);
+      continue;
     }
-    if (!call->getType()->isVoidTy()) {
-      b.SetInsertPoint(&*after->getFirstInsertionPt());
-      Value *value = b.CreateCall(result, {ctx});
-      call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
-    }
-    call->eraseFromParent();
-    cuts.push_back({before, after, name == sim::abi::BarrierFn});
+    point.kind = name == sim::abi::WarpFn ? sim::abi::RegionPointWarp
+                                          : sim::abi::RegionPointReduce;
+    point.park = call;
+    IRBuilder<> b(&*point.after->getFirstInsertionPt());
+    point.result = b.CreateCall(resultFn);
+    call->replaceAllUsesWith(b.CreateZExtOrTrunc(point.result, call->getType()));
+    cuts.push_back(point);
   }
   return cuts;
 }
@@ -384,12 +388,55 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   Value *threads = b.CreateZExt(
       b.CreateMul(extent[0], b.CreateMul(extent[1], extent[2], "", true, true), "", true, true),
       i64);
+  // The park records (abi::regionRecordsOffset): one array per operand after the resume
+  // entries, the pending flags and the parked flag.
+  const uint64_t regions = body.cuts.size() + 1;
+  Value *records = b.CreateInBoundsGEP(
+      b.getInt8Ty(), resume,
+      b.CreateAnd(b.CreateAdd(b.CreateMul(threads, b.getInt64(4)),
+                              b.getInt64(4 * (regions + 1) + 7)),
+                  b.getInt64(~uint64_t(7))));
+  auto recordArray = [&](unsigned array) {
+    return b.CreateInBoundsGEP(b.getInt8Ty(), records,
+                               b.CreateMul(threads, b.getInt64(array), "", true, true));
+  };
+  Value *valueArray = recordArray(sim::abi::ParkValueArray);
+  Value *resultArray = recordArray(sim::abi::ParkResultArray);
+  Value *maskArray = recordArray(sim::abi::ParkMaskArray);
+  Value *argArray = recordArray(sim::abi::ParkArgArray);
+  Value *widthArray = recordArray(sim::abi::ParkWidthArray);
+  Value *opArray = recordArray(sim::abi::ParkOpArray);
+  Value *parkedFlag = b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(regions)));
   b.SetInsertPoint(cast<Instruction>(t)->getParent());
   BasicBlock *latch = BasicBlock::Create(C, "next.thread", R);
   BasicBlock *run = BasicBlock::Create(C, "run", R);
   Value *resumeSlot = b.CreateInBoundsGEP(i32, resume, t);
   b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, resumeSlot), region), run, latch);
 
+  // Reductions and warp collectives store their operands in the thread's park record; the
+  // region after them loads the result the executor put there.
+  for (ParkPoint &point : body.cuts) {
+    if (!point.park)
+      continue;
+    IRBuilder<> pb(point.park);
+    auto store = [&](Value *v, Value *array) {
+      pb.CreateStore(v, pb.CreateInBoundsGEP(v->getType(), array, t));
+    };
+    store(point.park->getArgOperand(0), opArray);
+    if (point.kind == sim::abi::RegionPointWarp) {
+      store(point.park->getArgOperand(1), maskArray);
+      store(point.park->getArgOperand(2), valueArray);
+      store(point.park->getArgOperand(3), argArray);
+      store(point.park->getArgOperand(4), widthArray);
+    } else {
+      store(point.park->getArgOperand(1), argArray); // the predicate
+    }
+    point.park->eraseFromParent();
+    pb.SetInsertPoint(point.result);
+    point.result->replaceAllUsesWith(
+        pb.CreateLoad(i64, pb.CreateInBoundsGEP(i64, resultArray, t)));
+    point.result->eraseFromParent();
+  }
   b.SetInsertPoint(run);
   // threadIdx reads become the loop's indices. Only code that hands the context to a call
   // (builtins, the timing hook, functions left outlined) needs ctx->tid itself; without such
@@ -453,7 +500,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
     b.SetInsertPoint(branch);
     if (issuedSlot)
       b.CreateStore(b.CreateLoad(i64, issuedField), issuedSlot);
-    if (body.cuts[j].plainBarrier) {
+    if (body.cuts[j].kind == sim::abi::RegionPointBarrier) {
       // Optimistically released: the thread waits for region j+1 and flags it pending (the
       // flags follow the threads' entries in `resume`). If the pass ends with some thread at
       // a warp collective or a block reduction, the executor parks these again.
@@ -462,6 +509,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
                     b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(j + 1))));
     } else {
       b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
+      b.CreateStore(b.getInt32(1), parkedFlag);
     }
     b.CreateBr(latch);
     branch->eraseFromParent();
@@ -527,22 +575,27 @@ void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsig
   b.CreateRetVoid();
 }
 
-/// { i32 frameBytesPerThread, i32 parkPoints }, present only for kernels with regions.
+/// { i32 frameBytesPerThread, i32 parkPoints, [parkPoints x i32] abi::RegionPoint }, present
+/// only for kernels with regions.
 void emitRegionFacts(Module &M, const RegionBody &body) {
   LLVMContext &C = M.getContext();
   auto *i32 = Type::getInt32Ty(C);
-  auto *type = StructType::get(C, {i32, i32});
+  SmallVector<Constant *, 8> kinds;
+  for (const ParkPoint &point : body.cuts)
+    kinds.push_back(ConstantInt::get(i32, point.kind));
+  auto *kindsType = ArrayType::get(i32, kinds.size());
+  auto *type = StructType::get(C, {i32, i32, kindsType});
   new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,
                      ConstantStruct::get(type, {ConstantInt::get(i32, body.frameBytes),
-                                                ConstantInt::get(i32, body.cuts.size())}),
+                                                ConstantInt::get(i32, body.cuts.size()),
+                                                ConstantArray::get(kindsType, kinds)}),
                      RegionFactsPrefix + body.symbol);
 }
 
 /// Forms the regions of one kernel; returns why it cannot (the kernel then runs as fibers).
 std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::string symbol,
                         bool fullVariant) {
-  LLVMContext &C = M.getContext();
-  Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  Type *i64 = Type::getInt64Ty(M.getContext());
   ValueToValueMapTy map;
   RegionBody body;
   body.symbol = std::move(symbol);
@@ -560,14 +613,9 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::str
   std::string why = inlineSyncCalls(F, reach);
   if (why.empty()) {
     promoteToRegisters(F);
-    FunctionCallee parkReduce = M.getOrInsertFunction(
-        sim::abi::ParkReduceFn, FunctionType::get(Type::getVoidTy(C), {i32, i32, ptrTy}, false));
-    FunctionCallee parkWarp = M.getOrInsertFunction(
-        sim::abi::ParkWarpFn,
-        FunctionType::get(Type::getVoidTy(C), {i32, i32, i64, i32, i32, ptrTy}, false));
-    FunctionCallee result = M.getOrInsertFunction(sim::abi::ParkResultFn,
-                                                  FunctionType::get(i64, {ptrTy}, false));
-    body.cuts = cutAtParkPoints(F, parkReduce, parkWarp, result, getContextArg(F));
+    FunctionCallee result =
+        M.getOrInsertFunction(ParkResultPlaceholder, FunctionType::get(i64, false));
+    body.cuts = cutAtParkPoints(F, result);
     if (body.cuts.size() >= sim::abi::RegionExited - 1)
       why = "too many park points";
   }
@@ -609,6 +657,9 @@ PreservedAnalyses FormBarrierRegionsPass::run(Module &M, ModuleAnalysisManager &
     if (Function *full = M.getFunction((K->getName() + FullVariantSuffix).str()))
       (void)formRegions(M, *full, reach, FullRegionsSymbolPrefix + K->getName().str(), true);
   }
+  if (Function *placeholder = M.getFunction(ParkResultPlaceholder); placeholder &&
+      placeholder->use_empty())
+    placeholder->eraseFromParent();
   return PreservedAnalyses::none();
 }
 

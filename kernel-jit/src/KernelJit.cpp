@@ -192,9 +192,6 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   define(sim::abi::Clock64Fn, &__musa_sim_clock64);
   define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
   define(sim::abi::MemAccessFn, &__musa_sim_mem);
-  define(sim::abi::ParkReduceFn, &__musa_sim_park_reduce);
-  define(sim::abi::ParkWarpFn, &__musa_sim_park_warp);
-  define(sim::abi::ParkResultFn, &__musa_sim_park_result);
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
@@ -265,6 +262,7 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
       const uint32_t *rf = facts->toPtr<const uint32_t *>();
       code.frameBytes = rf[0];
       code.parkPoints = rf[1];
+      code.pointKinds = rf + 2;
       return true;
     }
     if (!entry)

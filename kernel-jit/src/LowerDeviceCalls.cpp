@@ -25,6 +25,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -53,6 +54,17 @@ int specialRegisterOffset(StringRef name) {
     return int(base + 4 * (axis[0] - 'x'));
   }
   return -1;
+}
+
+/// The warp size from the context, in a form the optimiser knows to be a power of two (the
+/// lowest set bit of the field, which is the field itself: profiles have 32 or 128 lanes), so
+/// that `% warpSize` and `/ warpSize` become masks and shifts.
+Value *loadWarpSize(IRBuilder<> &b, Value *ctx) {
+  LoadInst *size = b.CreateLoad(
+      b.getInt32Ty(), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::WarpSizeOffset));
+  MDBuilder md(b.getContext());
+  size->setMetadata(LLVMContext::MD_range, md.createRange(APInt(32, 1), APInt(32, 1025)));
+  return b.CreateAnd(size, b.CreateNeg(size));
 }
 
 FunctionCallee builtin(Module &M, const char *name, Type *ret, ArrayRef<Type *> params) {
@@ -97,7 +109,7 @@ bool lowerCall(CallInst &call, Value *ctx) {
                     b.CreateAdd(field(sim::abi::TidOffset + 4),
                                 b.CreateMul(field(sim::abi::NtidOffset + 4),
                                             field(sim::abi::TidOffset + 8)))));
-    Value *lane = b.CreateURem(linear, field(sim::abi::WarpSizeOffset));
+    Value *lane = b.CreateURem(linear, loadWarpSize(b, ctx));
     call.replaceAllUsesWith(lane);
     call.eraseFromParent();
     return true;
@@ -117,6 +129,11 @@ bool lowerCall(CallInst &call, Value *ctx) {
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||
        target == sim::abi::GridSyncFn)) {
     callWithContext(b, call, target.str(), ctx)->addFnAttr(Attribute::Convergent);
+    return true;
+  }
+  if (int offset = specialRegisterOffset(name); offset == int(sim::abi::WarpSizeOffset)) {
+    call.replaceAllUsesWith(loadWarpSize(b, ctx));
+    call.eraseFromParent();
     return true;
   }
   if (int offset = specialRegisterOffset(name); offset >= 0) {

@@ -23,18 +23,24 @@ enum class ParkKind : uint8_t { Barrier, Reduce, Warp };
 
 struct RegionState {
   uint32_t threads = 0;
-  std::vector<uint32_t> resume;
-  std::vector<ParkKind> kind;
-  std::vector<WarpLane> lanes;   // operands of a parked warp collective
-  std::vector<int32_t> predicate; // of a parked __syncthreads_count/and/or
+  uint32_t regions = 0;
+  // The region loop's state block (abi::regionStateBytes): resume entries, pending flags,
+  // the parked flag, then the park records the generated code writes.
+  std::vector<uint64_t> block;
+  uint32_t *resume = nullptr;
+  uint32_t *pending = nullptr;    // regions some thread is ready to enter
+  uint32_t *parkedFlag = nullptr; // some thread parked at a reduction or warp collective
+  uint64_t *value = nullptr, *result = nullptr;
+  uint32_t *mask = nullptr, *op = nullptr;
+  int32_t *arg = nullptr, *width = nullptr;
+  const uint32_t *pointKinds = nullptr; // abi::RegionPoint of each park point
+  std::vector<ParkKind> kind;     // of each parked thread's point (ingest)
+  std::vector<WarpLane> lanes;    // a parked warp collective's operands (ingest)
   std::vector<int> predicates;    // scratch: those of the threads a barrier releases
   std::vector<WarpLane *> group;  // scratch: the lanes of one warp collective
-  std::vector<uint64_t> result;   // what the released point returns
   uint32_t reduceOp = 0;
   uint32_t warpParks = 0;         // threads parked at a warp collective
   uint32_t reduceParks = 0;       // threads parked at __syncthreads_count/and/or
-  uint32_t *pending = nullptr;    // regions some thread is ready to enter: after the
-                                  // threads' entries in `resume` (abi::KernelRegions)
   std::vector<uint32_t> ready;    // scratch: the regions one pass runs
   std::unique_ptr<char, decltype(&std::free)> frames{nullptr, &std::free};
   size_t frameCapacity = 0;
@@ -45,6 +51,28 @@ struct RegionState {
       frames.reset(static_cast<char *>(std::aligned_alloc(64, frameCapacity)));
     }
     return frames.get();
+  }
+  /// Lays the state block out for a block of `n` threads and `r` regions, every thread ready
+  /// for region 0.
+  void start(uint32_t n, uint32_t r, const uint32_t *kinds) {
+    threads = n, regions = r, pointKinds = kinds;
+    block.resize((abi::regionStateBytes(n, r) + 7) / 8);
+    char *base = reinterpret_cast<char *>(block.data());
+    resume = reinterpret_cast<uint32_t *>(base);
+    std::fill(resume, resume + abi::regionParkedFlag(n, r) + 1, 0u);
+    pending = resume + n;
+    parkedFlag = resume + abi::regionParkedFlag(n, r);
+    char *records = base + abi::regionRecordsOffset(n, r);
+    value = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkValueArray);
+    result = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkResultArray);
+    mask = reinterpret_cast<uint32_t *>(records + size_t(n) * abi::ParkMaskArray);
+    arg = reinterpret_cast<int32_t *>(records + size_t(n) * abi::ParkArgArray);
+    width = reinterpret_cast<int32_t *>(records + size_t(n) * abi::ParkWidthArray);
+    op = reinterpret_cast<uint32_t *>(records + size_t(n) * abi::ParkOpArray);
+    kind.assign(n, ParkKind::Barrier);
+    lanes.resize(n);
+    warpParks = reduceParks = 0;
+    pending[0] = 1;
   }
   // Not inlined: GCC would otherwise look the thread-local's address up again after every
   // call in the caller's loops (__tls_get_addr, in a shared library).
@@ -58,6 +86,9 @@ namespace {
 
 bool parked(uint32_t resume) { return resume != abi::RegionExited && (resume & abi::RegionParked); }
 
+/// The park point a parked thread waits at.
+uint32_t pointOf(uint32_t resume) { return (resume & ~abi::RegionParked) - 1; }
+
 void release(RegionState &s, uint32_t t, uint64_t result) {
   s.resume[t] &= ~abi::RegionParked;
   s.pending[s.resume[t]] = 1;
@@ -67,39 +98,99 @@ void release(RegionState &s, uint32_t t, uint64_t result) {
   s.kind[t] = ParkKind::Barrier;
 }
 
-/// The common case done without gathering groups: every lane of the warp waits at the same
-/// shuffle point with the full mask (as in warp reductions). Returns false if the warp is not
-/// in that case.
-bool shuffleWholeWarp(RegionState &s, uint32_t first, uint32_t last, uint32_t warpSize) {
-  const WarpLane &lead = s.lanes[first];
-  if (last - first != warpSize || lead.op < WarpShflIdx || lead.op > WarpShflXor ||
-      lead.mask != 0xffffffffu)
+/// Where lane `lane` of a whole-warp shuffle reads from.
+uint32_t shuffleSource(uint32_t op, uint32_t lane, int32_t argument, int32_t segment,
+                       uint32_t warpSize) {
+  uint32_t width = segment > 0 && uint32_t(segment) <= warpSize ? uint32_t(segment) : warpSize;
+  uint32_t base, offset, arg = uint32_t(argument);
+  if ((width & (width - 1)) == 0) // CUDA's widths are powers of two: no division
+    base = lane & ~(width - 1), offset = lane & (width - 1);
+  else
+    base = lane / width * width, offset = lane % width;
+  switch (op) {
+  case WarpShflIdx: return base + ((width & (width - 1)) == 0 ? arg & (width - 1) : arg % width);
+  case WarpShflUp: return offset >= arg ? lane - arg : lane;
+  case WarpShflDown: return offset + arg < width ? lane + arg : lane;
+  default: return (lane ^ arg) - base < width ? lane ^ arg : lane;
+  }
+}
+
+/// The common case of a pass that parked threads at warp collectives, done straight on the
+/// park records: every live thread waits at a shuffle, each warp whole at one point with the
+/// full mask (warp reductions, butterfly exchanges), no thread at a barrier. Completes them all
+/// and returns true; false (nothing changed) if the block is not in that case.
+bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
+  for (uint32_t r = 0; r < s.regions; ++r)
+    if (s.pending[r])
+      return false; // some thread waits at a plain __syncthreads
+  const uint32_t n = s.threads;
+  if (n % warpSize)
     return false;
-  for (uint32_t j = first; j < last; ++j)
-    if (s.resume[j] != s.resume[first] || s.kind[j] != ParkKind::Warp ||
-        s.lanes[j].op != lead.op || s.lanes[j].mask != lead.mask)
-      return false;
-  for (uint32_t j = first; j < last; ++j) {
-    const WarpLane &l = s.lanes[j];
-    uint32_t lane = j - first;
-    uint32_t width = l.width > 0 && uint32_t(l.width) <= warpSize ? uint32_t(l.width) : warpSize;
-    uint32_t base = lane / width * width, offset = lane % width, arg = uint32_t(l.arg), src = lane;
-    switch (l.op) {
-    case WarpShflIdx: src = base + arg % width; break;
-    case WarpShflUp: src = offset >= arg ? lane - arg : lane; break;
-    case WarpShflDown: src = offset + arg < width ? lane + arg : lane; break;
-    default: src = (lane ^ arg) / width == lane / width ? lane ^ arg : lane; break;
+  // Local copies: stores through the arrays below cannot then be taken to change them.
+  uint32_t *const resume = s.resume, *const pending = s.pending;
+  const uint32_t *const op = s.op, *const mask = s.mask, *const kinds = s.pointKinds;
+  const int32_t *const arg = s.arg, *const width = s.width;
+  const uint64_t *const value = s.value;
+  uint64_t *const result = s.result;
+  for (uint32_t first = 0; first < n; first += warpSize) {
+    const uint32_t at = resume[first], warpOp = op[first];
+    bool same = true, exited = true;
+    for (uint32_t j = first; j < first + warpSize; ++j) {
+      same &= resume[j] == at && op[j] == warpOp && mask[j] == 0xffffffffu;
+      exited &= resume[j] == abi::RegionExited;
     }
-    s.result[j] = s.lanes[first + src].value;
+    if (exited)
+      continue;
+    if (!same || !parked(at) || kinds[pointOf(at)] != abi::RegionPointWarp ||
+        warpOp < WarpShflIdx || warpOp > WarpShflXor)
+      return false;
   }
-  // Released together: they all wait at the same point, so one region is pending.
-  for (uint32_t j = first; j < last; ++j) {
-    s.resume[j] &= ~abi::RegionParked;
-    s.kind[j] = ParkKind::Barrier;
+  for (uint32_t first = 0; first < n; first += warpSize) {
+    const uint32_t at = resume[first];
+    if (at == abi::RegionExited)
+      continue;
+    const uint32_t warpOp = op[first];
+    const uint64_t *lanes = value + first;
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      result[first + lane] =
+          lanes[shuffleSource(warpOp, lane, arg[first + lane], width[first + lane], warpSize)];
+    std::fill(resume + first, resume + first + warpSize, at & ~abi::RegionParked);
+    pending[at & ~abi::RegionParked] = 1;
   }
-  s.pending[s.resume[first]] = 1;
-  s.warpParks -= last - first;
   return true;
+}
+
+/// The first thread parked at a warp collective whose mask does not name its lane, or
+/// `threads` if there is none.
+uint32_t laneOutsideMask(const RegionState &s, uint32_t warpSize) {
+  for (uint32_t t = 0; t < s.threads; ++t)
+    if (parked(s.resume[t]) && s.pointKinds[pointOf(s.resume[t])] == abi::RegionPointWarp &&
+        !laneInMask(s.mask[t], t % warpSize))
+      return t;
+  return s.threads;
+}
+
+/// Reads what every parked thread waits at from its point and park record.
+void ingestParks(RegionState &s, uint32_t warpSize) {
+  s.warpParks = s.reduceParks = 0;
+  for (uint32_t t = 0; t < s.threads; ++t) {
+    s.kind[t] = ParkKind::Barrier;
+    if (!parked(s.resume[t]))
+      continue;
+    uint32_t point = s.pointKinds[pointOf(s.resume[t])];
+    if (point == abi::RegionPointReduce) {
+      s.kind[t] = ParkKind::Reduce;
+      s.reduceOp = s.op[t];
+      ++s.reduceParks;
+    } else if (point == abi::RegionPointWarp) {
+      WarpLane &lane = s.lanes[t];
+      lane.lane = t % warpSize;
+      lane.op = s.op[t], lane.mask = s.mask[t], lane.value = s.value[t];
+      lane.arg = s.arg[t], lane.width = s.width[t];
+      s.kind[t] = ParkKind::Warp;
+      ++s.warpParks;
+    }
+  }
 }
 
 /// Completes every warp collective whose lanes have all arrived; true if any did.
@@ -108,11 +199,6 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
   std::vector<WarpLane *> &group = s.group;
   for (uint32_t first = 0; first < s.threads; first += warpSize) {
     uint32_t last = std::min(s.threads, first + warpSize);
-    if (parked(s.resume[first]) && s.kind[first] == ParkKind::Warp &&
-        shuffleWholeWarp(s, first, last, warpSize)) {
-      progress = true;
-      continue;
-    }
     for (uint32_t i = first; i < last; ++i) {
       if (!parked(s.resume[i]) || s.kind[i] != ParkKind::Warp)
         continue;
@@ -146,7 +232,7 @@ uint32_t releaseBarrier(RegionState &s) {
     predicates.clear();
     for (uint32_t t = 0; t < s.threads; ++t)
       if (parked(s.resume[t]) && s.kind[t] == ParkKind::Reduce)
-        predicates.push_back(s.predicate[t]);
+        predicates.push_back(s.arg[t]);
     result = blockReduce(s.reduceOp, predicates);
     s.reduceParks = 0;
     for (uint32_t t = 0; t < s.threads; ++t) {
@@ -155,7 +241,7 @@ uint32_t releaseBarrier(RegionState &s) {
     }
   }
   uint32_t live = 0, last = abi::RegionExited;
-  uint32_t *resume = s.resume.data();
+  uint32_t *resume = s.resume;
   uint32_t *pending = s.pending;
   for (uint32_t t = 0, n = s.threads; t < n; ++t) {
     uint32_t r = resume[t];
@@ -220,15 +306,7 @@ void runRegionBlock(void *arg) {
   uint32_t n = uint32_t(launch.block.count()), warpSize = uint32_t(launch.warpSize);
   const RegionCode &code = *run->regionCode;
   uint32_t regions = code.parkPoints + 1;
-  s.threads = n;
-  s.resume.assign(size_t(n) + regions, 0);
-  s.pending = s.resume.data() + n;
-  s.kind.assign(n, ParkKind::Barrier);
-  s.lanes.resize(n); // lane indices filled in when a thread parks at a collective
-  s.predicate.resize(n);
-  s.result.resize(n);
-  s.warpParks = s.reduceParks = 0;
-  s.pending[0] = 1;
+  s.start(n, regions, code.pointKinds);
   char *frames = s.frameBuffer(size_t(code.frameBytes) * n);
   bool parkedBefore = false; // threads still parked from an earlier pass
   for (;;) {
@@ -239,14 +317,17 @@ void runRegionBlock(void *arg) {
       if (s.pending[r])
         s.ready.push_back(r), s.pending[r] = 0;
     if (s.ready.empty()) {
-      if (s.warpParks || s.reduceParks)
+      if (parkedBefore)
         return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
       return; // every thread returned
     }
     for (uint32_t r : s.ready)
-      code.entry(launch.args, &run->loopContext, frames, s.resume.data(), r);
-    if (!s.warpParks && !s.reduceParks && !parkedBefore)
+      code.entry(launch.args, &run->loopContext, frames, s.resume, r);
+    if (!*s.parkedFlag && !parkedBefore)
       continue; // every live thread waits at a plain __syncthreads: already released
+    *s.parkedFlag = 0;
+    if (!parkedBefore && shuffleConvergedWarps(s, warpSize))
+      continue;
     // Some thread waits at a warp collective or a block reduction, or still waits from an
     // earlier pass: the plain barrier's optimistic release is undone (those threads wait
     // too), then the points are resolved.
@@ -255,8 +336,18 @@ void runRegionBlock(void *arg) {
         s.resume[t] |= abi::RegionParked;
     std::fill(s.pending, s.pending + regions, 0);
     parkedBefore = true;
+    if (uint32_t t = laneOutsideMask(s, warpSize); t < n) {
+      // Reported as the fiber executor reports it, naming the thread (nothing in this frame
+      // needs destroying: the fault unwinds past it).
+      uint32_t *tid = run->loopContext.tid;
+      tid[0] = t % launch.block.x, tid[1] = t / launch.block.x % launch.block.y;
+      tid[2] = t / (launch.block.x * launch.block.y);
+      raiseDeviceFault(FaultKind::BarrierDivergence,
+                       "warp collective called by a lane its mask does not name");
+    }
+    ingestParks(s, warpSize);
+    std::string problem;
     if (s.warpParks) {
-      std::string problem;
       bool progress = resolveWarps(s, warpSize, problem);
       if (!problem.empty())
         return run->fail(FaultKind::BarrierDivergence, problem);
@@ -280,34 +371,3 @@ uint32_t regionActiveMask(ThreadContext *ctx) {
 }
 
 } // namespace musa::sim
-
-using musa::sim::RegionState;
-
-extern "C" void __musa_sim_park_reduce(uint32_t op, int32_t predicate,
-                                       musa::sim::ThreadContext *ctx) {
-  uint32_t t = 0;
-  RegionState &s = musa::sim::stateOf(ctx, t);
-  s.kind[t] = musa::sim::ParkKind::Reduce;
-  ++s.reduceParks;
-  s.reduceOp = op;
-  s.predicate[t] = predicate;
-}
-
-extern "C" void __musa_sim_park_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg,
-                                     int32_t width, musa::sim::ThreadContext *ctx) {
-  uint32_t t = 0;
-  RegionState &s = musa::sim::stateOf(ctx, t);
-  musa::sim::WarpLane &lane = s.lanes[t];
-  lane.lane = t % uint32_t(ctx->warpSize);
-  if (!musa::sim::laneInMask(mask, lane.lane))
-    musa::sim::raiseDeviceFault(musa::sim::FaultKind::BarrierDivergence,
-                                "warp collective called by a lane its mask does not name");
-  s.kind[t] = musa::sim::ParkKind::Warp;
-  ++s.warpParks;
-  lane.op = op, lane.mask = mask, lane.value = value, lane.arg = arg, lane.width = width;
-}
-
-extern "C" uint64_t __musa_sim_park_result(musa::sim::ThreadContext *ctx) {
-  uint32_t t = 0;
-  return musa::sim::stateOf(ctx, t).result[t];
-}

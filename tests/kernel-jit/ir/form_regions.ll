@@ -33,7 +33,7 @@ declare void @llvm.nvvm.barrier0()
 !nvvm.annotations = !{!0}
 !0 = !{ptr @k, !"kernel", i32 1}
 
-; CHECK: @__musa_rfacts_k = constant { i32, i32 } { i32 {{[1-9][0-9]*}}, i32 1 }
+; CHECK: @__musa_rfacts_k = constant { i32, i32, [1 x i32] } { i32 {{[1-9][0-9]*}}, i32 1, [1 x i32] zeroinitializer }
 ; CHECK: define void @__musa_regions_k(ptr %0, ptr %1, ptr %2, ptr %3, i32 %4)
 ; CHECK: switch i32 %4
 ; CHECK-NOT: call void @__musa_sim_barrier

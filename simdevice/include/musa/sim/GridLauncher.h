@@ -28,6 +28,7 @@ struct RegionCode {
   KernelRegions entry = nullptr;
   uint32_t frameBytes = 0; // per thread, what lives across park points
   uint32_t parkPoints = 0;
+  const uint32_t *pointKinds = nullptr; // abi::RegionPoint of each park point
   explicit operator bool() const { return entry != nullptr; }
 };
 

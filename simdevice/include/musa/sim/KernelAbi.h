@@ -98,17 +98,38 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
-/// Region loops (kernels cut at barriers and warp collectives, see FormBarrierRegions.cpp):
-/// a __syncthreads_count/and/or or a warp collective parks with its operands, and the region
-/// after it fetches the result.
-inline constexpr const char *ParkReduceFn = "__musa_sim_park_reduce";
-inline constexpr const char *ParkWarpFn = "__musa_sim_park_warp";
-inline constexpr const char *ParkResultFn = "__musa_sim_park_result";
 /// A thread's entry in the region loop's `resume` array: the region it enters next (0 the
 /// kernel's start, j the code after park point j), with RegionParked set while the point has
 /// not released it; RegionExited once it returned.
 inline constexpr uint32_t RegionParked = 0x80000000u;
 inline constexpr uint32_t RegionExited = 0x7fffffffu;
+/// What a region loop's park point j (entry j of the kernel's region facts) waits at.
+enum RegionPoint : uint32_t {
+  RegionPointBarrier = 0, // __syncthreads
+  RegionPointReduce = 1,  // __syncthreads_count/and/or
+  RegionPointWarp = 2,    // a warp collective
+};
+/// The region loop's state block, laid out for `threads` threads and `regions` regions
+/// (32-bit words from `resume`): the threads' entries, one pending flag per region, one flag
+/// set when some thread parked at a reduction or a warp collective; then, 8-byte aligned, the
+/// park records as arrays of `threads` (what a parked thread's point needs and returns).
+inline constexpr uint64_t regionParkedFlag(uint64_t threads, uint64_t regions) {
+  return threads + regions;
+}
+inline constexpr uint64_t regionRecordsOffset(uint64_t threads, uint64_t regions) {
+  return (4 * (threads + regions + 1) + 7) / 8 * 8; // in bytes
+}
+/// Each record array starts `threads` times this many bytes after the records' start.
+inline constexpr unsigned ParkValueArray = 0;   // u64: the collective's operand
+inline constexpr unsigned ParkResultArray = 8;  // u64: what the point returns to the thread
+inline constexpr unsigned ParkMaskArray = 16;   // u32: the collective's lane mask
+inline constexpr unsigned ParkArgArray = 20;    // i32: lane, delta or xor mask; or predicate
+inline constexpr unsigned ParkWidthArray = 24;  // i32: shuffle segment width
+inline constexpr unsigned ParkOpArray = 28;     // u32: WarpOp or BlockReduceOp
+inline constexpr unsigned ParkRecordBytes = 32; // per thread
+inline constexpr uint64_t regionStateBytes(uint64_t threads, uint64_t regions) {
+  return regionRecordsOffset(threads, regions) + ParkRecordBytes * threads;
+}
 /// Called by instrumented kernels for every load, store and atomic that is not to the
 /// thread's own stack: (address, info, site, ctx).
 inline constexpr const char *MemAccessFn = "__musa_sim_mem";
@@ -128,8 +149,10 @@ static_assert(sizeof(SiteAccum) == 32);
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);
 /// Runs region `region` for every thread whose resume entry equals it (see abi::RegionParked).
-/// `resume` holds one entry per thread, then one pending flag per region: a thread reaching a
-/// plain __syncthreads stores the next region unparked and sets that region's flag.
+/// `resume` is the state block of abi::regionStateBytes: a thread reaching a plain
+/// __syncthreads stores the next region unparked and sets that region's pending flag; one
+/// reaching a reduction or a warp collective writes its park record, stores the next region
+/// parked and sets the parked flag; the region after the point loads the record's result.
 using KernelRegions = void (*)(void **args, ThreadContext *ctx, void *frames, uint32_t *resume,
                                uint32_t region);
 
@@ -156,11 +179,6 @@ uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
-/// Region loops: park at a block reduction or a warp collective; fetch the released result.
-void __musa_sim_park_reduce(uint32_t op, int32_t predicate, musa::sim::ThreadContext *ctx);
-void __musa_sim_park_warp(uint32_t op, uint32_t mask, uint64_t value, int32_t arg,
-                          int32_t width, musa::sim::ThreadContext *ctx);
-uint64_t __musa_sim_park_result(musa::sim::ThreadContext *ctx);
 /// Timing model: one memory access (see abi::MemAccessFn).
 void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
                     musa::sim::ThreadContext *ctx);
