@@ -7,8 +7,15 @@
 // device profile from it); `-lmusart` is accepted (we always link it); `-rdc`, `-fgpu-rdc`
 // and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
 // such images of a program into one module, so a kernel may call a __device__ function
-// defined in another file. Anything else goes to clang unchanged,
-// so clang reports unknown options and compile errors itself.
+// defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings work too: `-arch=`/
+// `--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA architecture),
+// `-Xcompiler a,b` and `--compiler-options` (host code only), `-Xlinker`, `--std=`,
+// `--use_fast_math` (device code: contraction, reciprocal and approximate math, and
+// __USE_FAST_MATH__ defined), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
+// (dependency files, from the host pass, which sees every header the device pass does);
+// `-lineinfo`, `-G`, `--expt-relaxed-constexpr`, `--extended-lambda`, `-Xptxas`, `-ccbin`,
+// `-gencode`, `-maxrregcount` and the like change nothing here and are accepted. Anything
+// else goes to clang unchanged, so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
 #include <cerrno>
@@ -36,7 +43,10 @@ struct Input {
 struct Options {
   std::vector<Input> inputs;
   std::vector<std::string> compileFlags; // both passes
+  std::vector<std::string> hostFlags;    // host code only (-Xcompiler, dependency files)
+  std::vector<std::string> deviceFlags;  // device code only (--use_fast_math)
   std::vector<std::string> linkFlags;
+  bool dependenciesOnly = false;         // -M / -MM: print the dependencies, compile nothing
   std::string output;
   bool compileOnly = false;
   bool verbose = false;
@@ -73,6 +83,47 @@ unsigned parseArch(const std::string &name) {
   return unsigned(std::atoi(name.c_str() + 3));
 }
 
+/// nvcc's architecture names (sm_80, compute_90, native, all, ...), which CUDA build scripts
+/// renamed to MUSA keep: accepted, and the MUSA architecture stays the default.
+bool isCudaArchName(const std::string &name) {
+  return name.rfind("sm_", 0) == 0 || name.rfind("compute_", 0) == 0 || name == "native" ||
+         name == "all" || name == "all-major";
+}
+
+/// "a,b,c" -> {a, b, c} (the argument of -Xcompiler and --compiler-options).
+std::vector<std::string> splitCommas(const std::string &list) {
+  std::vector<std::string> parts;
+  std::stringstream in(list);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty())
+      parts.push_back(part);
+  return parts;
+}
+
+/// nvcc/mcc options that change nothing here and take no argument.
+bool isIgnoredFlag(const std::string &a) {
+  static const char *const flags[] = {
+      "-lineinfo", "--generate-line-info", "-G", "--device-debug", "--expt-relaxed-constexpr",
+      "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
+      "--extended-lambda", "-extended-lambda", "-res-usage", "--resource-usage",
+      "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "-Wno-deprecated-declarations",
+      "--keep", "-keep", "--restrict", "-restrict", "-src-in-ptx", "--source-in-ptx"};
+  for (const char *f : flags)
+    if (a == f)
+      return true;
+  return a.rfind("--ptxas-options=", 0) == 0 || a.rfind("-maxrregcount=", 0) == 0 ||
+         a.rfind("--maxrregcount=", 0) == 0 || a.rfind("--generate-code=", 0) == 0 ||
+         a.rfind("-ftz=", 0) == 0 || a.rfind("-prec-div=", 0) == 0 ||
+         a.rfind("-prec-sqrt=", 0) == 0 || a.rfind("-fmad=", 0) == 0;
+}
+
+/// nvcc/mcc options that change nothing here and take an argument (`-Xptxas -v`).
+bool isIgnoredFlagWithValue(const std::string &a) {
+  return a == "-Xptxas" || a == "--ptxas-options" || a == "-maxrregcount" ||
+         a == "--maxrregcount" || a == "-ccbin" || a == "--compiler-bindir" || a == "-gencode" ||
+         a == "--generate-code" || a == "-Xnvlink" || a == "-t" || a == "--threads";
+}
+
 int usage(const char *message) {
   std::fprintf(stderr, "musa-sim-cc: error: %s\n", message);
   return 1;
@@ -100,8 +151,17 @@ bool parse(int argc, char **argv, Options &o, int &status) {
       if (!value(lang))
         return (status = usage("-x needs a language")), false;
       musaLanguage = lang == "musa" || lang == "cuda" || lang == "mu";
-    } else if (a.rfind("--offload-arch=", 0) == 0 || a.rfind("--cuda-gpu-arch=", 0) == 0) {
-      std::string name = a.substr(a.find('=') + 1);
+    } else if (a.rfind("--offload-arch=", 0) == 0 || a.rfind("--cuda-gpu-arch=", 0) == 0 ||
+               a.rfind("-arch=", 0) == 0 || a.rfind("--gpu-architecture=", 0) == 0 ||
+               a == "-arch" || a == "--gpu-architecture") {
+      std::string name;
+      if (a.find('=') != std::string::npos)
+        name = a.substr(a.find('=') + 1);
+      else if (!value(name))
+        return (status = usage((a + " needs an architecture").c_str())), false;
+      bool nvccSpelling = a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0;
+      if (nvccSpelling && isCudaArchName(name))
+        continue;
       unsigned arch = parseArch(name);
       if (!arch)
         return (status = usage(("unknown MUSA architecture '" + name +
@@ -110,8 +170,53 @@ bool parse(int argc, char **argv, Options &o, int &status) {
     } else if (a == "-rdc" || a == "-fgpu-rdc" || a == "--relocatable-device-code=true" ||
                a == "-rdc=true") {
       o.relocatable = true;
-    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-fno-gpu-rdc" || a == "-rdc=false") {
+    } else if (a == "-dc" || a == "--device-c") {
+      o.relocatable = true; // nvcc's -dc: -rdc=true -c
+      o.compileOnly = true;
+    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lmusa" || a == "-lcudart" ||
+               a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false" ||
+               isIgnoredFlag(a)) {
       // accepted for compatibility; see the file comment
+    } else if (isIgnoredFlagWithValue(a)) {
+      std::string ignored;
+      if (!value(ignored))
+        return (status = usage((a + " needs an argument").c_str())), false;
+    } else if (a == "--use_fast_math" || a == "-use_fast_math") {
+      // Device code only, as with nvcc: fused multiply-add, reciprocal and approximate math
+      // allowed, and __USE_FAST_MATH__ defined (programs test it).
+      o.deviceFlags.insert(o.deviceFlags.end(), {"-D__USE_FAST_MATH__", "-ffp-contract=fast",
+                                                 "-fno-math-errno", "-freciprocal-math",
+                                                 "-fapprox-func"});
+    } else if (a == "-Xcompiler" || a == "--compiler-options" ||
+               a.rfind("-Xcompiler=", 0) == 0 || a.rfind("--compiler-options=", 0) == 0) {
+      std::string list;
+      if (a.find('=') != std::string::npos)
+        list = a.substr(a.find('=') + 1);
+      else if (!value(list))
+        return (status = usage((a + " needs an argument").c_str())), false;
+      for (std::string &flag : splitCommas(list))
+        o.hostFlags.push_back(flag);
+    } else if (a == "-Xlinker" || a == "--linker-options") {
+      std::string list;
+      if (!value(list))
+        return (status = usage((a + " needs an argument").c_str())), false;
+      o.linkFlags.push_back("-Wl," + list);
+    } else if (a.rfind("--std=", 0) == 0 || a == "--std" || a == "-std") {
+      std::string standard = a.find('=') != std::string::npos ? a.substr(a.find('=') + 1) : "";
+      if (standard.empty() && !value(standard))
+        return (status = usage((a + " needs a standard").c_str())), false;
+      o.compileFlags.push_back("-std=" + standard);
+    } else if (a == "-M" || a == "-MM") {
+      o.dependenciesOnly = true;
+      o.hostFlags.push_back(a);
+    } else if (a == "-MD" || a == "-MMD" || a == "-MP") {
+      o.hostFlags.push_back(a); // the host pass sees every header the device pass sees
+    } else if (a == "-MF" || a == "-MT" || a == "-MQ") {
+      std::string v;
+      if (!value(v))
+        return (status = usage((a + " needs an argument").c_str())), false;
+      o.hostFlags.push_back(a);
+      o.hostFlags.push_back(v);
     } else if (a.rfind("-L", 0) == 0 || a.rfind("-l", 0) == 0 || a.rfind("-Wl,", 0) == 0 ||
                a == "-pthread" || a == "-shared" || a == "-rdynamic") {
       if ((a == "-L" || a == "-l") && i + 1 < argc)
@@ -209,10 +314,17 @@ bool readFile(const std::string &path, std::string &bytes) {
 
 int compileMusa(const Paths &p, const Options &o, const std::string &src, const std::string &obj,
                 const fs::path &tmp, unsigned index) {
+  if (o.dependenciesOnly) { // -M: the host pass lists what the source includes
+    std::vector<std::string> deps = commonCuda(p, o);
+    deps.insert(deps.end(), o.hostFlags.begin(), o.hostFlags.end());
+    deps.insert(deps.end(), {"--cuda-host-only", src});
+    return run(deps, o.verbose);
+  }
   std::string stem = (tmp / ("dev" + std::to_string(index))).string();
   std::vector<std::string> device = commonCuda(p, o);
   // As nvcc and mcc do, device code is optimised at -O3 whatever -O the host code gets: the
   // user's -O level changes neither what kernels compute nor what the timing model counts.
+  device.insert(device.end(), o.deviceFlags.begin(), o.deviceFlags.end());
   device.insert(device.end(), {"-O3", "--cuda-device-only", "-D__MUSA_ARCH__=" +
                                std::to_string(o.arch * 10), "-emit-llvm", "-c", src, "-o",
                                stem + ".bc"});
@@ -232,6 +344,7 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
       return usage("cannot write fat binary");
   }
   std::vector<std::string> host = commonCuda(p, o);
+  host.insert(host.end(), o.hostFlags.begin(), o.hostFlags.end());
   host.insert(host.end(), {"--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
                            stem + ".fatbin", "-c", src, "-o", obj});
   return run(host, o.verbose);
@@ -241,6 +354,9 @@ int compileHost(const Paths &p, const Options &o, const std::string &src,
                 const std::string &obj) {
   std::vector<std::string> args = {p.clang, "-isystem", p.include};
   args.insert(args.end(), o.compileFlags.begin(), o.compileFlags.end());
+  args.insert(args.end(), o.hostFlags.begin(), o.hostFlags.end());
+  if (o.dependenciesOnly)
+    return args.push_back(src), run(args, o.verbose);
   args.insert(args.end(), {"-c", src, "-o", obj});
   return run(args, o.verbose);
 }
@@ -287,7 +403,7 @@ int main(int argc, char **argv) {
     objects.push_back(obj);
     ++index;
   }
-  if (o.compileOnly)
+  if (o.compileOnly || o.dependenciesOnly)
     return 0;
 
   std::vector<std::string> link = {paths.clang};

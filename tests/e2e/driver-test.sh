@@ -25,6 +25,29 @@ check "--offload-arch=mp_31 -> S5000" "MTT S5000 33 42" "$(./arch31)"
 check "-mtgpu --cuda-gpu-arch=mp_21 -> S80" "MTT S80 128 42" "$(./arch21)"
 check "MUSA_SIM_PROFILE overrides" "NVIDIA H200 32 42" "$(MUSA_SIM_PROFILE=h200 ./arch21)"
 
+# nvcc spellings CUDA build scripts keep: sm_ architectures keep the default MUSA one; host
+# flags through -Xcompiler; flags that change nothing here are accepted.
+"$cc" -arch=sm_80 -gencode arch=compute_80,code=sm_80 -Xcompiler -fPIC,-Wall -Xptxas -v \
+      -ccbin g++ -lineinfo -G --expt-relaxed-constexpr --extended-lambda -maxrregcount=64 \
+      --std=c++17 -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=5 \
+      -o nvccstyle || fail=1
+check "nvcc spellings, sm_80 -> default mp_22" "MTT S4000 133 42" "$(./nvccstyle)"
+"$cc" -arch mp_31 -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=1 \
+      -o arch31b || fail=1
+check "-arch mp_31 -> S5000" "MTT S5000 33 42" "$(./arch31b)"
+# --use_fast_math defines __USE_FAST_MATH__ for device code, as nvcc does.
+printf '#include <cstdio>\n__global__ void k(int *o) {\n#ifdef __USE_FAST_MATH__\n  *o = 1;\n#else\n  *o = 2;\n#endif\n}\nint main() { int *o; musaMallocManaged(&o, 4); k<<<1, 1>>>(o); musaDeviceSynchronize(); printf("%%d\\n", *o); }\n' > fast.mu
+"$cc" --use_fast_math fast.mu -o fast || fail=1
+check "--use_fast_math" "1" "$(./fast)"
+"$cc" fast.mu -o precise || fail=1
+check "without --use_fast_math" "2" "$(./precise)"
+# Dependencies: -M prints them, -MD writes a .d beside the object; -dc is -rdc=true -c.
+check "-M lists the source's headers" "1" "$("$cc" -M fast.mu | grep -c 'musa_runtime.h')"
+"$cc" -c -MD fast.mu -o fast.o || fail=1
+check "-MD writes fast.d" "1" "$(grep -c 'musa_runtime.h' fast.d)"
+"$cc" -dc fast.mu -o fastdc.o || fail=1
+check "-dc compiles only" "yes" "$([ -e fastdc.o ] && echo yes || echo no)"
+
 # Bad input: clang's diagnostics and a non-zero exit, never an output file.
 printf '__global__ void k() { undeclared_thing(); }\nint main() {}\n' > broken.mu
 "$cc" broken.mu -o broken 2> broken.err; rc=$?
