@@ -14,7 +14,10 @@
 // __USE_FAST_MATH__ defined), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
 // (dependency files, from the host pass, which sees every header the device pass does);
 // `-lineinfo`, `-G`, `--expt-relaxed-constexpr`, `--extended-lambda`, `-Xptxas`, `-ccbin`,
-// `-gencode`, `-maxrregcount` and the like change nothing here and are accepted. Anything
+// `-gencode`, `-maxrregcount` and the like change nothing here and are accepted.
+// `--cuda-device-only` (also `-fatbin`, `-cubin`, `--offload-device-only`) writes only the
+// device image (our fat binary, `x.fatbin` unless -o says), which the driver API's
+// muModuleLoad loads. Anything
 // else goes to clang unchanged, so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
@@ -47,6 +50,7 @@ struct Options {
   std::vector<std::string> deviceFlags;  // device code only (--use_fast_math)
   std::vector<std::string> linkFlags;
   bool dependenciesOnly = false;         // -M / -MM: print the dependencies, compile nothing
+  bool deviceImage = false;              // --cuda-device-only, -fatbin: write the device image
   std::string output;
   bool compileOnly = false;
   bool verbose = false;
@@ -170,10 +174,14 @@ bool parse(int argc, char **argv, Options &o, int &status) {
     } else if (a == "-rdc" || a == "-fgpu-rdc" || a == "--relocatable-device-code=true" ||
                a == "-rdc=true") {
       o.relocatable = true;
+    } else if (a == "--cuda-device-only" || a == "--musa-device-only" ||
+               a == "--offload-device-only" || a == "-fatbin" || a == "--fatbin" ||
+               a == "-cubin" || a == "--cubin") {
+      o.deviceImage = true; // for the driver API's muModuleLoad
     } else if (a == "-dc" || a == "--device-c") {
       o.relocatable = true; // nvcc's -dc: -rdc=true -c
       o.compileOnly = true;
-    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lmusa" || a == "-lcudart" ||
+    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" ||
                a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false" ||
                isIgnoredFlag(a)) {
       // accepted for compatibility; see the file comment
@@ -312,15 +320,9 @@ bool readFile(const std::string &path, std::string &bytes) {
   return bool(in);
 }
 
-int compileMusa(const Paths &p, const Options &o, const std::string &src, const std::string &obj,
-                const fs::path &tmp, unsigned index) {
-  if (o.dependenciesOnly) { // -M: the host pass lists what the source includes
-    std::vector<std::string> deps = commonCuda(p, o);
-    deps.insert(deps.end(), o.hostFlags.begin(), o.hostFlags.end());
-    deps.insert(deps.end(), {"--cuda-host-only", src});
-    return run(deps, o.verbose);
-  }
-  std::string stem = (tmp / ("dev" + std::to_string(index))).string();
+/// The device pass of `src`: bitcode at `stem`.bc, wrapped as our fat binary in `image`.
+int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
+                       const std::string &stem, const std::string &image) {
   std::vector<std::string> device = commonCuda(p, o);
   // As nvcc and mcc do, device code is optimised at -O3 whatever -O the host code gets: the
   // user's -O level changes neither what kernels compute nor what the timing model counts.
@@ -337,18 +339,31 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
   // The architecture and -rdc travel in the header's flags field.
   reinterpret_cast<musa::jit::FatBinaryHeader *>(fat.data())->flags =
       o.arch | (o.relocatable ? musa::jit::FatBinaryRelocatable : 0);
-  {
-    std::ofstream out(stem + ".fatbin", std::ios::binary);
-    out.write(fat.data(), std::streamsize(fat.size()));
-    if (!out)
-      return usage("cannot write fat binary");
+  std::ofstream out(image, std::ios::binary);
+  out.write(fat.data(), std::streamsize(fat.size()));
+  if (!out)
+    return usage("cannot write fat binary");
+  return 0;
+}
+
+int compileMusa(const Paths &p, const Options &o, const std::string &src, const std::string &obj,
+                const fs::path &tmp, unsigned index) {
+  if (o.dependenciesOnly) { // -M: the host pass lists what the source includes
+    std::vector<std::string> deps = commonCuda(p, o);
+    deps.insert(deps.end(), o.hostFlags.begin(), o.hostFlags.end());
+    deps.insert(deps.end(), {"--cuda-host-only", src});
+    return run(deps, o.verbose);
   }
+  std::string stem = (tmp / ("dev" + std::to_string(index))).string();
+  if (int rc = compileDeviceImage(p, o, src, stem, stem + ".fatbin"))
+    return rc;
   std::vector<std::string> host = commonCuda(p, o);
   host.insert(host.end(), o.hostFlags.begin(), o.hostFlags.end());
   host.insert(host.end(), {"--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
                            stem + ".fatbin", "-c", src, "-o", obj});
   return run(host, o.verbose);
 }
+
 
 int compileHost(const Paths &p, const Options &o, const std::string &src,
                 const std::string &obj) {
@@ -383,6 +398,22 @@ int main(int argc, char **argv) {
       fs::remove_all(dir, ec);
     }
   } cleanup{tmp};
+
+  if (o.deviceImage) { // device images only, for muModuleLoad: one per MUSA source
+    if (!o.output.empty() && o.inputs.size() > 1)
+      return usage("--cuda-device-only with -o takes exactly one input");
+    unsigned index = 0;
+    for (const Input &in : o.inputs) {
+      if (in.kind != InputKind::MusaSource)
+        return usage(("not a MUSA source: " + in.path).c_str());
+      std::string image =
+          !o.output.empty() ? o.output : fs::path(in.path).stem().string() + ".fatbin";
+      std::string stem = (tmp / ("dev" + std::to_string(index++))).string();
+      if (int rc = compileDeviceImage(paths, o, in.path, stem, image))
+        return rc;
+    }
+    return 0;
+  }
 
   std::vector<std::string> objects;
   unsigned index = 0;

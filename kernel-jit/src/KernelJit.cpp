@@ -219,6 +219,21 @@ JitResult KernelJit::lookupSymbol(const JitModule &module, std::string_view name
   return {};
 }
 
+JitResult KernelJit::globalSize(std::string_view bitcode, std::string_view name,
+                                size_t &size) {
+  llvm::LLVMContext context;
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "device image"),
+      context);
+  if (!parsed)
+    return {"device image: " + llvm::toString(parsed.takeError())};
+  llvm::GlobalVariable *global = (*parsed)->getGlobalVariable(llvm::StringRef(name), true);
+  if (!global)
+    return {"device variable '" + std::string(name) + "' not found"};
+  size = size_t((*parsed)->getDataLayout().getTypeAllocSize(global->getValueType()));
+  return {};
+}
+
 JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
                             sim::KernelEntry &out) {
   std::lock_guard lock(mutex_);

@@ -146,6 +146,90 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
   return musaSuccess;
 }
 
+void **FatBinaryRegistry::loadModule(const void *bytes, uint64_t size, std::string &error) {
+  if (!bytes) {
+    error = "no image";
+    return nullptr;
+  }
+  jit::FatBinaryParse parsed = jit::parseFatBinary(bytes, size);
+  if (!parsed.view) {
+    error = "not a musa-sim device image: " + parsed.error;
+    return nullptr;
+  }
+  auto image = std::make_unique<Image>();
+  const auto *header = static_cast<const jit::FatBinaryHeader *>(bytes);
+  image->owned.assign(static_cast<const char *>(bytes),
+                      sizeof(jit::FatBinaryHeader) + header->payloadSize);
+  image->bitcode = std::string_view(image->owned).substr(sizeof(jit::FatBinaryHeader));
+  image->arch = header->flags & jit::FatBinaryArchMask;
+  image->isModule = true;
+  // Relocatable or not, a module is linked on its own (as cuModuleLoadData links one image).
+  image->loaded = true;
+  jit::JitResult result = jit::KernelJit::instance().load(image->bitcode, image->module);
+  if (!result.ok()) {
+    error = "device code does not compile: " + result.error;
+    return nullptr;
+  }
+  std::lock_guard lock(mutex_);
+  images_.push_back(std::move(image));
+  return reinterpret_cast<void **>(images_.back().get());
+}
+
+FatBinaryRegistry::Image *FatBinaryRegistry::liveModule(void **handle) {
+  for (auto &image : images_)
+    if (reinterpret_cast<void **>(image.get()) == handle)
+      return image->isModule && !image->unloaded ? image.get() : nullptr;
+  return nullptr;
+}
+
+musaError_t FatBinaryRegistry::moduleFunction(void **handle, const char *name,
+                                              const void *&function) {
+  if (!name)
+    return musaErrorInvalidValue;
+  std::lock_guard lock(mutex_);
+  Image *image = liveModule(handle);
+  if (!image)
+    return musaErrorInvalidResourceHandle;
+  if (auto known = image->functionHandles.find(name); known != image->functionHandles.end()) {
+    function = known->second.get();
+    return musaSuccess;
+  }
+  auto entry = std::make_unique<sim::KernelEntry>();
+  if (!jit::KernelJit::instance().lookup(image->module, name, *entry).ok())
+    return musaErrorInvalidSymbol;
+  image->kernels.emplace(name, std::move(entry));
+  auto token = std::make_unique<char>();
+  function = token.get();
+  functions_[function] = {image, name};
+  image->functionHandles.emplace(name, std::move(token));
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::moduleGlobal(void **handle, const char *name, void *&address,
+                                            size_t &size) {
+  if (!name)
+    return musaErrorInvalidValue;
+  std::lock_guard lock(mutex_);
+  Image *image = liveModule(handle);
+  if (!image)
+    return musaErrorInvalidResourceHandle;
+  if (!jit::KernelJit::instance().lookupSymbol(image->module, name, address).ok() ||
+      !jit::KernelJit::instance().globalSize(image->bitcode, name, size).ok())
+    return musaErrorInvalidSymbol;
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::unloadModule(void **handle) {
+  std::lock_guard lock(mutex_);
+  Image *image = liveModule(handle);
+  if (!image)
+    return musaErrorInvalidResourceHandle;
+  image->unloaded = true;
+  for (auto &[name, token] : image->functionHandles)
+    functions_.erase(token.get());
+  return musaSuccess;
+}
+
 } // namespace musa::rt
 
 using musa::rt::FatBinaryRegistry;

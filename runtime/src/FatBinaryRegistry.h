@@ -41,8 +41,26 @@ public:
   /// stub), musaErrorInvalidKernel (device code failed to compile; message printed once).
   musaError_t findKernel(const void *hostStub, const sim::KernelEntry *&out);
 
+  /// Driver API modules. loadModule copies a device image (our fat binary, as
+  /// `musa-sim-cc --cuda-device-only` writes it; `size` bounds reads when known) and compiles
+  /// it now; returns the module handle, or null with `error` set (bad image or device code
+  /// that does not compile).
+  void **loadModule(const void *image, uint64_t size, std::string &error);
+  /// A handle for kernel `name` of a module that launches wherever a host stub does.
+  /// Errors: musaErrorInvalidResourceHandle (unknown or unloaded module), musaErrorInvalidSymbol
+  /// (no kernel of that name).
+  musaError_t moduleFunction(void **module, const char *name, const void *&function);
+  /// A __device__/__constant__ variable of a module (same errors as moduleFunction).
+  musaError_t moduleGlobal(void **module, const char *name, void *&address, size_t &size);
+  /// Its function handles stop working (code stays loaded: launches may still run it).
+  musaError_t unloadModule(void **module);
+
 private:
   struct Image {
+    std::string owned;      // driver API modules: the image's bytes
+    bool isModule = false;  // loaded through the driver API
+    bool unloaded = false;
+    std::map<std::string, std::unique_ptr<char>, std::less<>> functionHandles;
     std::string_view bitcode;
     unsigned arch = 0;
     bool relocatable = false;
@@ -63,6 +81,8 @@ private:
   };
   /// Compiles an image on first use; returns its load error (empty when loaded).
   const std::string &ensureLoaded(Image &image);
+  /// The live driver-API module `handle` names, or null.
+  Image *liveModule(void **handle);
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Image>> images_;

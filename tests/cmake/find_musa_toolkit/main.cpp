@@ -1,4 +1,4 @@
-#include <musa_runtime.h>
+#include <musa.h>
 
 #include <cstdio>
 #include <cstring>
@@ -7,6 +7,12 @@ int main() {
   int runtime = 0;
   if (musaRuntimeGetVersion(&runtime) != musaSuccess || runtime / 10000 != TOOLKIT_MAJOR) {
     std::printf("FAIL runtime version %d, toolkit %s\n", runtime, TOOLKIT_VERSION);
+    return 1;
+  }
+  int driver = 0;
+  if (muInit(0) != MUSA_SUCCESS || muDriverGetVersion(&driver) != MUSA_SUCCESS ||
+      driver != MUSA_VERSION) {
+    std::printf("FAIL driver API\n");
     return 1;
   }
   unsigned char *device = nullptr;

@@ -46,6 +46,8 @@ public:
   /// The address of a __device__ / __constant__ variable (by device name) in a loaded module.
   JitResult lookupSymbol(const JitModule &module, std::string_view name, void *&address);
 
+  /// The size in bytes of the __device__ / __constant__ variable `name` of device bitcode.
+  JitResult globalSize(std::string_view bitcode, std::string_view name, size_t &size);
   /// Cache statistics of this process, for tests and the benchmark.
   unsigned compiledCount() const { return compiled_; }
   unsigned cacheHitCount() const { return cacheHits_; }
