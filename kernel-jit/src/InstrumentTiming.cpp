@@ -17,6 +17,7 @@
 
 #include "musa/sim/KernelAbi.h"
 
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -168,12 +169,20 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   } else if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I)) {
     ptr = cas->getPointerOperand(), T = cas->getCompareOperand()->getType();
     info |= sim::abi::AccessAtomic;
+    BasicBlock *BB = cas->getParent();
+    for (BasicBlock *next : successors(BB))
+      if (isPotentiallyReachable(next, BB)) {
+        info |= sim::abi::AccessRetry; // it can run again: a retry loop
+        break;
+      }
   } else {
     return nullptr;
   }
   const Value *object = getUnderlyingObject(ptr, 12);
   if (isa<AllocaInst>(object))
     return nullptr; // the thread's own stack ("local memory")
+  if (auto *arg = dyn_cast<Argument>(object); arg && arg->hasByValAttr())
+    return nullptr; // a kernel parameter passed by value: an operand from the constant bank
   if (auto *arg = dyn_cast<Argument>(object); arg && arg == getContextArg(*const_cast<Function *>(arg->getParent())))
     return nullptr; // a special register (threadIdx, ...) lowered to a context field
   uint64_t size = DL.getTypeStoreSize(T);
@@ -394,7 +403,29 @@ void recordCounterRange(Function &F, uint32_t firstBlock, uint32_t endBlock, uin
 
 } // namespace
 
+/// Small fixed-size copies (a float4 or a 16-byte struct assigned as a whole) become one load
+/// and one store, as the GPU executes them, so that both are counted as accesses.
+void expandSmallCopies(Module &M) {
+  SmallVector<MemCpyInst *, 16> copies;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *copy = dyn_cast<MemCpyInst>(&I); copy && !copy->isVolatile())
+        if (auto *length = dyn_cast<ConstantInt>(copy->getLength()))
+          if (uint64_t n = length->getZExtValue(); n == 1 || n == 2 || n == 4 || n == 8 || n == 16)
+            copies.push_back(copy);
+  for (MemCpyInst *copy : copies) {
+    IRBuilder<> b(copy);
+    Type *type = b.getIntNTy(unsigned(cast<ConstantInt>(copy->getLength())->getZExtValue() * 8));
+    LoadInst *value = b.CreateLoad(type, copy->getSource());
+    value->setAlignment(copy->getSourceAlign().valueOrOne());
+    StoreInst *store = b.CreateStore(value, copy->getDest());
+    store->setAlignment(copy->getDestAlign().valueOrOne());
+    copy->eraseFromParent();
+  }
+}
+
 PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) {
+  expandSmallCopies(M);
   LLVMContext &C = M.getContext();
   Type *ptrTy = PointerType::getUnqual(C), *i32 = Type::getInt32Ty(C);
   FunctionCallee hook = M.getOrInsertFunction(

@@ -45,6 +45,7 @@ l2_bandwidth_gbs = 300
 dram_efficiency = 0.8
 atomic_ops_per_cycle = 8
 same_address_atomic_cycles = 4
+atomic_unit_bytes = 512                 # [est] as the H200 profile
 barrier_cycles = 20
 kernel_launch_us = 5
 copy_latency_us = 10

@@ -47,6 +47,7 @@ l2_bandwidth_gbs = 4800                   # [est] about 3x memory bandwidth
 dram_efficiency = 0.8                   # [est]
 atomic_ops_per_cycle = 32               # [est]
 same_address_atomic_cycles = 2          # [est]
+atomic_unit_bytes = 512                 # [est] as the H200 profile
 barrier_cycles = 24                     # [est]
 kernel_launch_us = 4.0                  # [est]
 copy_latency_us = 10                    # [est]

@@ -142,6 +142,7 @@ const std::map<std::string, Setter> &fields() {
       {"dram_efficiency", real(&DeviceProfile::dramEfficiency)},
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
       {"same_address_atomic_cycles", real(&DeviceProfile::sameAddressAtomicCycles)},
+      {"atomic_unit_bytes", real(&DeviceProfile::atomicUnitBytes)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},

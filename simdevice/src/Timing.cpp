@@ -153,6 +153,8 @@ void BlockCounters::foldLight(const uint32_t *siteInfo) {
     s.info |= info;
     s.globalExecs += a.globalExecs;
     s.sharedExecs += a.sharedExecs;
+    if (a.globalExecs)
+      s.lowest = std::min(s.lowest, a.lowest), s.highest = std::max(s.highest, a.highest);
     if (a.globalExecs && a.highest > a.lowest) {
       // Dense (every sector between the lowest and highest address plausibly touched, as in
       // unit or small strides): the range goes into the footprint. Sparse: its sectors are
@@ -245,7 +247,8 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.info |= b.info;
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
-    s.lines += b.lines;
+    s.lines += b.lines, s.atomicRequests += b.atomicRequests;
+    s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
     s.wavefronts += b.wavefronts;
@@ -253,6 +256,14 @@ void KernelCounters::merge(const BlockCounters &block) {
   for (uintptr_t a : block.atomics)
     if (atomicAddresses_.size() < 1u << 16)
       atomicAddresses_.insert(a);
+}
+
+size_t KernelCounters::distinctAtomicUnits(double unitBytes) const {
+  std::unordered_set<uintptr_t> units;
+  uintptr_t unit = std::max<uintptr_t>(1, uintptr_t(unitBytes));
+  for (uintptr_t a : atomicAddresses_)
+    units.insert(a / unit);
+  return units.size();
 }
 
 void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
@@ -319,7 +330,7 @@ uint64_t warpWavefronts(std::vector<uint64_t> &words) {
 
 void BlockCounters::end() {
   if (sampling) {
-    std::vector<uint64_t> global, shared;
+    std::vector<uint64_t> global, shared, warpAtomics;
     size_t n = sites.size();
     for (size_t site = 0; site < n; ++site) {
       SiteStats &s = sites[site];
@@ -327,7 +338,7 @@ void BlockCounters::end() {
       for (unsigned k = 0; k < Samples; ++k) {
         const uintptr_t *row = &samples[(site * Samples + k) * threads];
         for (uint32_t first = 0; first < threads; first += warpSize) {
-          global.clear(), shared.clear();
+          global.clear(), shared.clear(), warpAtomics.clear();
           for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
             if (!row[t])
               continue;
@@ -341,9 +352,11 @@ void BlockCounters::end() {
                 global.push_back(sec);
               ++s.globalLanes;
               if (s.info & abi::AccessAtomic)
-                atomics.push_back(a);
+                atomics.push_back(a), warpAtomics.push_back(a);
             }
           }
+          if (!warpAtomics.empty())
+            s.atomicRequests += warpSectors(warpAtomics); // distinct addresses
           if (!global.empty()) {
             ++s.globalWarps, s.sectors += warpSectors(global);
             s.lines += warpLines(global);
@@ -454,8 +467,18 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       double lines = warps * (s.globalWarps ? double(s.lines) / s.globalWarps : sectors / 4);
       e.globalWarpAccesses += warps;
       e.sectors += warps * sectors;
-      if (s.info & abi::AccessAtomic)
-        e.atomics += double(s.globalExecs);
+      if (s.info & abi::AccessRetry) {
+        // A compare-and-swap retry loop: the k threads contending for one address win one
+        // at a time, each after failed tries in the rounds before: (k + 1) / 2 tries each.
+        double reachable = s.highest > s.lowest ? double(s.highest - s.lowest) / size : 1;
+        double contenders = double(s.globalExecs) / std::clamp(reachable, 1.0,
+                                                               double(s.globalExecs));
+        e.atomics += double(s.globalExecs) * (contenders + 1) / 2;
+      } else if (s.info & abi::AccessAtomic) { // requests: lanes at one address combine
+        e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.atomicRequests) /
+                                         double(s.globalLanes)
+                                   : double(s.globalExecs);
+      }
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
         otherSectors += warps * sectors, otherLines += lines;
       } else {
@@ -526,10 +549,16 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                              loadsPerWarp * loadLatency);
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 
-  // Atomics: device-wide throughput, or serialised per address when few addresses take many.
+  // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2
+  // slice handles its atomics one after another) when few units take many requests.
   if (e.atomics > 0) {
-    double addresses = std::max<double>(1, double(k.distinctAtomicAddresses()));
-    double rate = std::min(p.atomicOpsPerCycle, addresses / p.sameAddressAtomicCycles);
+    // Units: those the sampled blocks' atomics touched, or the span of a site's atomics in
+    // the launch, whichever is more (samples see only part of a scattered range).
+    double units = std::max<double>(1, double(k.distinctAtomicUnits(p.atomicUnitBytes)));
+    for (const SiteStats &s : k.sites)
+      if ((s.info & abi::AccessAtomic) && s.highest > s.lowest)
+        units = std::max(units, std::ceil(double(s.highest - s.lowest) / p.atomicUnitBytes));
+    double rate = std::min(p.atomicOpsPerCycle, units / p.sameAddressAtomicCycles);
     e.atomicCycles = e.atomics / rate;
   }
 
@@ -577,6 +606,8 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     ++s.sharedExecs;
   } else {
     ++s.globalExecs;
+    s.lowest = std::min<uint64_t>(s.lowest, a);
+    s.highest = std::max<uint64_t>(s.highest, a + (info & 0xffff)); // as SiteAccum keeps it
     // Neighbouring threads mostly touch the sector this site touched last: skip the bitmap.
     uint32_t size = info & 0xffff;
     if (a / 32 != s.lastSector || (a + size - 1) / 32 != s.lastSector) {

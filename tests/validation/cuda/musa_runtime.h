@@ -46,3 +46,7 @@
 #define musaGetDeviceProperties cudaGetDeviceProperties
 #define musaSetDevice cudaSetDevice
 #define musaGetDevice cudaGetDevice
+
+// Used by timing_mechanisms.mu
+#define musaMallocPitch cudaMallocPitch
+#define musaMemcpy2D cudaMemcpy2D

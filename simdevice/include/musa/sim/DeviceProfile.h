@@ -54,7 +54,8 @@ struct DeviceProfile {
   double l2BandwidthGBs = 0;
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
   double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)
-  double sameAddressAtomicCycles = 0; // cycles between two atomics on one address
+  double sameAddressAtomicCycles = 0; // cycles between two atomic requests in one unit
+  double atomicUnitBytes = 0;         // address range whose atomics serialise (one L2 slice)
   double barrierCycles = 0;
   double kernelLaunchUs = 0;       // launch overhead as events see it
   double copyLatencyUs = 0;

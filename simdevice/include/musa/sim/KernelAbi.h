@@ -75,6 +75,9 @@ enum InstrClass : unsigned {
 /// load sites in the access's basic block (bits 24-31, for memory-level parallelism).
 inline constexpr uint32_t AccessStore = 1u << 16;
 inline constexpr uint32_t AccessAtomic = 1u << 17;
+/// A compare-and-swap in a loop (a retry loop): under contention each thread tries until it
+/// wins, which the model counts (the simulator's own run never contends).
+inline constexpr uint32_t AccessRetry = 1u << 18;
 inline constexpr unsigned AccessGroupShift = 24;
 /// Dynamic shared memory starts at the static size rounded up to this.
 inline constexpr unsigned DynamicSharedAlign = 16;

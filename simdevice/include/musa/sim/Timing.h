@@ -92,6 +92,13 @@ struct SiteStats {
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
+  // Atomics: the requests those warp accesses make (lanes of a warp at one address make one:
+  // the compiler and the memory system combine them).
+  uint64_t atomicRequests = 0;
+  // The lowest global address the site touched in the launch and the highest plus the access
+  // size (how many distinct
+  // addresses it can have reached: a contended compare-and-swap's contenders).
+  uint64_t lowest = ~uint64_t(0), highest = 0;
   uint64_t sharedWarps = 0, sharedLanes = 0, wavefronts = 0; // sampled shared warp accesses
   // Light counters: global executions in blocks whose addresses were too spread out to count
   // as a dense range, and the sectors those ranges spanned (KernelCounters::sparseSectors).
@@ -131,6 +138,8 @@ public:
   /// spanned and the executions times the sectors a lane's access takes in sampled warps.
   uint64_t sparseSectors() const;
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
+  /// The units of `unitBytes` those addresses fall in (atomics in one unit serialise at L2).
+  size_t distinctAtomicUnits(double unitBytes) const;
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
   bool sampleBlock(uint64_t linearBlock) const;
   /// The calling worker's running totals over the launch's blocks that are not sampled (one
