@@ -81,6 +81,32 @@ TEST(StreamApi, AsynchronousWorkReturnsBeforeItIsDone) {
   musaStreamDestroy(s);
 }
 
+TEST(StreamApi, NotReadyFromAQueryIsNotTheLastError) {
+  // As in CUDA, polling unfinished work is not an error: the last error stays musaSuccess.
+  musaStream_t s;
+  musaEvent_t e;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&e), musaSuccess);
+  ASSERT_EQ(musaGetLastError(), musaSuccess);
+  Gate gate;
+  ASSERT_EQ(musaLaunchHostFunc(s, Gate::wait, &gate), musaSuccess);
+  ASSERT_EQ(musaEventRecord(e, s), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorNotReady);
+  EXPECT_EQ(musaEventQuery(e), musaErrorNotReady);
+  EXPECT_EQ(musaPeekAtLastError(), musaSuccess);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+  // A real error is still recorded, and a later NotReady does not overwrite it.
+  EXPECT_EQ(musaStreamQuery(reinterpret_cast<musaStream_t>(&gate)),
+            musaErrorInvalidResourceHandle);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorNotReady);
+  EXPECT_EQ(musaGetLastError(), musaErrorInvalidResourceHandle);
+  gate.open = true;
+  EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
+  EXPECT_EQ(musaEventQuery(e), musaSuccess);
+  EXPECT_EQ(musaEventDestroy(e), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+}
+
 TEST(StreamApi, CallbacksRunInStreamOrder) {
   musaStream_t s;
   ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
