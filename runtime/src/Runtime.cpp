@@ -1,6 +1,7 @@
 // Devices, streams and pinned host memory.
 #include "Runtime.h"
 
+#include "Capture.h"
 #include "FatBinaryRegistry.h"
 #include "SharedEvent.h"
 
@@ -78,13 +79,15 @@ std::shared_ptr<Stream> Device::createStream(unsigned flags, int priority, bool 
 }
 
 bool Device::destroyStream(Stream *stream) {
-  std::shared_ptr<Stream> owned;
+  std::shared_ptr<Stream> owned = findStream(stream);
+  if (!owned)
+    return false;
+  Capture::streamDestroyed(*owned); // a capture in progress ends invalidated
   {
     std::lock_guard lock(streamsMutex_);
     auto it = streams_.find(stream);
     if (it == streams_.end())
-      return false;
-    owned = std::move(it->second);
+      return false; // destroyed by another thread meanwhile
     streams_.erase(it);
   }
   // Returns at once; pending work still completes (the last holder's queue drains it).

@@ -172,6 +172,55 @@ TEST(GraphRules, InvalidCapturesOfTheGuide) {
   musaGetLastError();
 }
 
+TEST(GraphRules, DestroyingACapturingStreamEndsItsCaptureInvalidated) {
+  // Destroying the stream a Global capture began on ends that capture: the process goes on
+  // allocating, launching and synchronising normally.
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  Counter counter;
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+  void *p = nullptr;
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaLaunchHostFunc(0, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1); // only the legacy-stream call ran, never the captured one
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+
+  // Destroying a stream that joined a capture through a fork invalidates the capture; the
+  // origin ends it with musaErrorStreamCaptureInvalidated.
+  musaStream_t origin, forked;
+  musaEvent_t fork;
+  ASSERT_EQ(musaStreamCreate(&origin), musaSuccess);
+  ASSERT_EQ(musaStreamCreate(&forked), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&fork), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(origin, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaEventRecord(fork, origin), musaSuccess);
+  ASSERT_EQ(musaStreamWaitEvent(forked, fork, 0), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(forked, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(forked), musaSuccess);
+  musaStreamCaptureStatus status;
+  ASSERT_EQ(musaStreamIsCapturing(origin, &status), musaSuccess);
+  EXPECT_EQ(status, musaStreamCaptureStatusInvalidated);
+  musaGraph_t g = nullptr;
+  EXPECT_EQ(musaStreamEndCapture(origin, &g), musaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+
+  // musaDeviceReset ends a capture in progress too, and the device works afterwards.
+  ASSERT_EQ(musaStreamBeginCapture(origin, musaStreamCaptureModeGlobal), musaSuccess);
+  EXPECT_EQ(musaDeviceReset(), musaSuccess);
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaLaunchHostFunc(0, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 2);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+}
+
 TEST(GraphRules, UpdateRefusesChangedDirectionsAndUnsupportedNodes) {
   std::vector<int> host(64, 3);
   int *d = nullptr;
