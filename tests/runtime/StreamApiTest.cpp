@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -237,4 +238,45 @@ TEST(StreamApi, ManyHostThreadsCallTheApiAtOnce) {
   for (auto &th : threads)
     th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(StreamApi, DestroyReturnsAtOnceAndQueuedWorkStillLands) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  std::vector<int> in(1 << 14, 7);
+  int *d = nullptr, *out = nullptr;
+  ASSERT_EQ(musaMalloc(&d, in.size() * sizeof(int)), musaSuccess);
+  ASSERT_EQ(musaMallocHost(&out, in.size() * sizeof(int)), musaSuccess);
+  std::fill(out, out + in.size(), 0);
+  Gate gate;
+  std::atomic<bool> ran{false};
+  ASSERT_EQ(musaLaunchHostFunc(s, Gate::wait, &gate), musaSuccess);
+  ASSERT_EQ(musaMemcpyAsync(d, in.data(), in.size() * sizeof(int), musaMemcpyHostToDevice, s),
+            musaSuccess);
+  ASSERT_EQ(musaMemcpyAsync(out, d, in.size() * sizeof(int), musaMemcpyDeviceToHost, s),
+            musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(
+                s, [](void *flag) { *static_cast<std::atomic<bool> *>(flag) = true; }, &ran),
+            musaSuccess);
+  // The stream's work is held at the gate: destroy must not wait for it.
+  auto destroyed = std::async(std::launch::async, [s] { return musaStreamDestroy(s); });
+  bool returned = destroyed.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  if (!returned)
+    gate.open = true; // let a blocking destroy finish so the test fails instead of hanging
+  ASSERT_TRUE(returned) << "musaStreamDestroy waited for the stream's work";
+  EXPECT_EQ(destroyed.get(), musaSuccess);
+  EXPECT_FALSE(ran.load());
+  EXPECT_EQ(musaStreamQuery(s), musaErrorInvalidResourceHandle); // the handle is gone
+  // musaDeviceSynchronize waits for the destroyed stream's work, which lands.
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gate.open = true;
+  });
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_TRUE(ran.load());
+  EXPECT_TRUE(std::equal(in.begin(), in.end(), out));
+  opener.join();
+  EXPECT_EQ(musaFreeHost(out), musaSuccess);
+  EXPECT_EQ(musaFree(d), musaSuccess);
+  musaGetLastError();
 }
