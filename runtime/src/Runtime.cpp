@@ -299,9 +299,15 @@ std::vector<std::string> profileIds() {
 thread_local int threadDevice = 0;
 
 /// The calling thread's per-thread default stream on each device (created on first use; the
-/// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one).
+/// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one). When
+/// the thread ends its streams are destroyed: their work still completes, then their worker
+/// threads end (Device::createStream), as they would for musaStreamDestroy.
 struct PerThreadStreams {
   std::map<Device *, std::shared_ptr<Stream>> byDevice;
+  ~PerThreadStreams() {
+    for (auto &[device, stream] : byDevice)
+      device->destroyStream(stream.get());
+  }
 };
 thread_local PerThreadStreams perThreadStreams;
 

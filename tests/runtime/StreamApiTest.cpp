@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <dirent.h>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -279,4 +280,52 @@ TEST(StreamApi, DestroyReturnsAtOnceAndQueuedWorkStillLands) {
   EXPECT_EQ(musaFreeHost(out), musaSuccess);
   EXPECT_EQ(musaFree(d), musaSuccess);
   musaGetLastError();
+}
+
+namespace {
+int threadCount() {
+  int n = 0;
+  if (DIR *dir = opendir("/proc/self/task")) {
+    while (dirent *entry = readdir(dir))
+      n += entry->d_name[0] != '.';
+    closedir(dir);
+  }
+  return n;
+}
+} // namespace
+
+TEST(StreamApi, PerThreadStreamsOfEndedThreadsAreReleased) {
+  // Each short-lived host thread uses its per-thread stream; once the threads have ended and
+  // their work is done, their streams' worker threads are gone too.
+  ASSERT_EQ(musaDeviceSynchronize(), musaSuccess);
+  int before = threadCount();
+  ASSERT_GT(before, 0);
+  int *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 200 * sizeof(int)), musaSuccess);
+  std::atomic<int> failures{0};
+  for (int i = 0; i < 200; ++i) {
+    std::thread([&, i] {
+      int value = i;
+      if (musaMemcpyAsync(d + i, &value, sizeof value, musaMemcpyHostToDevice,
+                          musaStreamPerThread) != musaSuccess ||
+          musaLaunchHostFunc(musaStreamPerThread, [](void *) {}, nullptr) != musaSuccess ||
+          musaStreamSynchronize(musaStreamPerThread) != musaSuccess)
+        ++failures;
+    }).join();
+  }
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_EQ(musaDeviceSynchronize(), musaSuccess); // the released streams' work is done
+  // A stream's worker ends just after its last work: allow it a moment to exit.
+  int after = threadCount();
+  for (int i = 0; i < 500 && after > before + 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    after = threadCount();
+  }
+  EXPECT_LE(after, before + 2) << "threads before: " << before << ", after: " << after;
+  std::vector<int> got(200);
+  ASSERT_EQ(musaMemcpy(got.data(), d, got.size() * sizeof(int), musaMemcpyDeviceToHost),
+            musaSuccess);
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(got[size_t(i)], i);
+  EXPECT_EQ(musaFree(d), musaSuccess);
 }
