@@ -109,9 +109,10 @@ struct Event {
   std::mutex mutex;
   std::shared_ptr<EventStamp> stamp; // local events: null until first recorded
   std::shared_ptr<SharedEventPage> shared; // interprocess events
-  // Recorded during a stream capture: the capture and its record node (for fork and join).
+  // Recorded during a stream capture: the capture, and the nodes a stream that waits on the
+  // event comes to depend on (the recording stream's dependencies then: fork and join).
   std::weak_ptr<Capture> capturedIn;
-  graph::Node *capturedNode = nullptr;
+  std::vector<graph::Node *> capturedDeps;
 
   /// A stamp for a new record of this event.
   std::shared_ptr<EventStamp> newStamp();
