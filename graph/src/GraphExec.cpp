@@ -1,23 +1,101 @@
-// Instantiated graphs on a oneTBB flow graph.
+// Instantiated graphs: nodes run as oneTBB tasks of one shared arena, each started when its
+// last dependency has finished.
 #include "musa/graph/GraphExec.h"
 
 #include "musa/sim/Timing.h"
 
-#include <tbb/flow_graph.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <map>
+#include <utility>
 
 namespace musa::graph {
 
+namespace {
+/// The arena every executable graph's nodes run in (GraphExec.h says why one). Deliberately
+/// never destroyed, like the runtime: stream workers may still run graphs while the process
+/// exits.
+tbb::task_arena &graphArena() {
+  static tbb::task_arena *arena = std::make_unique<tbb::task_arena>().release();
+  return *arena;
+}
+constexpr size_t None = std::numeric_limits<size_t>::max();
+} // namespace
+
 struct GraphExec::Flow {
-  tbb::flow::graph graph;
-  std::vector<std::unique_ptr<tbb::flow::continue_node<tbb::flow::continue_msg>>> nodes;
-  std::vector<tbb::flow::continue_node<tbb::flow::continue_msg> *> roots;
+  struct Step {
+    Node *node = nullptr;
+    std::vector<size_t> dependencies, dependents; // step indices
+    std::atomic<size_t> waiting{0}; // dependencies not finished yet in the running launch
+  };
+  std::unique_ptr<Step[]> steps;
+  size_t count = 0;
+  std::vector<size_t> roots;
   // Simulated time: each node's own timeline starts when its last dependency's ends (or at
   // the launch's start for roots); the launch ends with the last node.
   std::unique_ptr<sim::Timeline[]> times;
-  std::vector<std::vector<size_t>> dependencies; // node index -> its dependencies' indices
   double startNs = 0;
+  // The launch in progress: steps whose work has not finished; the launching thread sleeps
+  // on `done` until none is left.
+  std::atomic<size_t> remaining{0};
+  std::mutex doneMutex;
+  std::condition_variable done;
+  std::exception_ptr failure; // the first exception a node's work threw (under doneMutex)
+
+  void start(size_t i) {
+    graphArena().enqueue([this, i] { runFrom(i); });
+  }
+  /// Runs step `i`, then each dependent it was the last dependency of: one on this thread,
+  /// the others as new tasks.
+  void runFrom(size_t i) {
+    // Acquire what the launching thread and the dependencies wrote (ThreadSanitizer cannot
+    // see the ordering oneTBB's queue gives).
+    remaining.load(std::memory_order_acquire);
+    steps[i].waiting.load(std::memory_order_acquire);
+    for (;;) {
+      runStep(i);
+      size_t next = None;
+      for (size_t d : steps[i].dependents)
+        if (--steps[d].waiting == 0) {
+          if (next == None)
+            next = d;
+          else
+            start(d);
+        }
+      // Once the count reaches zero the launching thread may go on and destroy this Flow:
+      // nothing of it is touched after that.
+      if (--remaining == 0) {
+        std::lock_guard lock(doneMutex);
+        done.notify_all();
+      }
+      if (next == None)
+        return;
+      i = next; // not finished, so `remaining` is still above zero
+    }
+  }
+  void runStep(size_t i) {
+    double ready = startNs;
+    for (size_t d : steps[i].dependencies)
+      ready = std::max(ready, times[d].readyNs.load());
+    times[i].readyNs = ready;
+    sim::TimelineScope scope(&times[i]);
+    Node *node = steps[i].node;
+    // An exception ends only its own node: the dependents still run, the launch still ends
+    // (run() rethrows it).
+    try {
+      if (node->enabled && node->work)
+        node->work->run();
+    } catch (...) {
+      std::lock_guard lock(doneMutex);
+      if (!failure)
+        failure = std::current_exception();
+    }
+  }
 };
 
 std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::string &error) {
@@ -29,32 +107,20 @@ std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::strin
   exec->plan_ = graph.clone(&exec->copies_);
   exec->flow_ = std::make_unique<Flow>();
   Flow &flow = *exec->flow_;
-  std::map<const Node *, tbb::flow::continue_node<tbb::flow::continue_msg> *> flowNode;
+  flow.count = exec->plan_->nodes().size();
+  flow.steps = std::make_unique<Flow::Step[]>(flow.count);
+  flow.times = std::make_unique<sim::Timeline[]>(flow.count);
   std::map<const Node *, size_t> index;
-  size_t count = exec->plan_->nodes().size();
-  flow.times = std::make_unique<sim::Timeline[]>(count);
-  flow.dependencies.resize(count);
   for (auto &n : exec->plan_->nodes()) {
-    Node *node = n.get();
     size_t i = index.size();
-    index[node] = i;
-    flow.nodes.push_back(std::make_unique<tbb::flow::continue_node<tbb::flow::continue_msg>>(
-        flow.graph, [node, i, &flow](const tbb::flow::continue_msg &) {
-          double ready = flow.startNs;
-          for (size_t d : flow.dependencies[i])
-            ready = std::max(ready, flow.times[d].readyNs.load());
-          flow.times[i].readyNs = ready;
-          sim::TimelineScope scope(&flow.times[i]);
-          if (node->enabled && node->work)
-            node->work->run();
-        }));
-    flowNode[node] = flow.nodes.back().get();
-    if (node->dependencies.empty())
-      flow.roots.push_back(flow.nodes.back().get());
+    index[n.get()] = i;
+    flow.steps[i].node = n.get();
+    if (n->dependencies.empty())
+      flow.roots.push_back(i);
   }
   for (auto &[from, to] : exec->plan_->edges()) {
-    tbb::flow::make_edge(*flowNode[from], *flowNode[to]);
-    flow.dependencies[index[to]].push_back(index[from]);
+    flow.steps[index[from]].dependents.push_back(index[to]);
+    flow.steps[index[to]].dependencies.push_back(index[from]);
   }
   return exec;
 }
@@ -66,15 +132,24 @@ void GraphExec::run() {
   for (auto &n : plan_->nodes())
     if (n->work)
       n->work->beforeLaunch();
+  Flow &flow = *flow_;
   sim::Timeline *outer = sim::currentTimeline();
-  flow_->startNs = outer ? outer->readyNs.load() : 0;
-  for (auto *root : flow_->roots)
-    root->try_put(tbb::flow::continue_msg());
-  flow_->graph.wait_for_all();
+  flow.startNs = outer ? outer->readyNs.load() : 0;
+  if (flow.count) {
+    for (size_t i = 0; i < flow.count; ++i)
+      flow.steps[i].waiting.store(flow.steps[i].dependencies.size(), std::memory_order_relaxed);
+    flow.remaining.store(flow.count, std::memory_order_release);
+    for (size_t root : flow.roots)
+      flow.start(root);
+    std::unique_lock done(flow.doneMutex);
+    flow.done.wait(done, [&] { return flow.remaining.load() == 0; });
+  }
+  if (std::exception_ptr failure = std::exchange(flow.failure, nullptr))
+    std::rethrow_exception(failure);
   if (outer) {
-    double end = flow_->startNs;
-    for (size_t i = 0; i < flow_->dependencies.size(); ++i)
-      end = std::max(end, flow_->times[i].readyNs.load());
+    double end = flow.startNs;
+    for (size_t i = 0; i < flow.count; ++i)
+      end = std::max(end, flow.times[i].readyNs.load());
     outer->readyNs = end;
   }
 }

@@ -9,7 +9,8 @@
 
 namespace musa::rt {
 
-/// Records `error` as this thread's last error unless it is musaSuccess; returns it.
+/// Records `error` as this thread's last error unless it is musaSuccess or musaErrorNotReady;
+/// returns it.
 musaError_t recordError(musaError_t error);
 /// This thread's last error; `reset` clears it (musaGetLastError) unless it is sticky.
 musaError_t lastError(bool reset);

@@ -50,6 +50,16 @@ struct Capture {
   /// The error for using the legacy stream (synchronising implicitly with blocking streams)
   /// while a blocking stream of `device` captures, or musaSuccess.
   static musaError_t checkLegacyUse(Device &device);
+  /// musaStreamDestroy of a capturing stream: its capture is invalidated and the stream
+  /// leaves it. If the stream began the capture, nothing can end it any more, so it ends here
+  /// (see `abandon`).
+  static void streamDestroyed(Stream &stream);
+  /// musaDeviceReset: every capture of `device` ends as `abandon` ends one.
+  static void abandonAll(Device &device);
+  /// Ends `capture` without a graph: every stream of `device` leaves it, it no longer counts
+  /// for the capture rules (checkUnsafeCall, checkLegacyUse), and a graph it created is
+  /// discarded. A graph passed to musaStreamBeginCaptureToGraph keeps what was captured.
+  static void abandon(Device &device, const std::shared_ptr<Capture> &capture);
 };
 
 } // namespace musa::rt

@@ -144,7 +144,60 @@ std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture>
   return otherTails;
 }
 
+/// Detaches `capture` from the device's streams and from the device's list of captures, and
+/// lets its graph be destroyed again; returns the tails of the streams other than the origin.
+std::vector<graph::Node *> finish(Device &device, const std::shared_ptr<Capture> &capture) {
+  std::vector<graph::Node *> otherTails = detach(device, capture);
+  {
+    std::lock_guard lock(device.capturesMutex);
+    device.captures.erase(capture);
+  }
+  setCapturing(capture->userGraph, false);
+  return otherTails;
+}
+
 } // namespace
+
+namespace musa::rt {
+
+void Capture::abandon(Device &device, const std::shared_ptr<Capture> &capture) {
+  {
+    std::lock_guard lock(capture->mutex);
+    capture->invalidated = true;
+  }
+  finish(device, capture);
+  if (capture->ownsGraph)
+    discardCapturedGraph(capture->userGraph);
+}
+
+void Capture::streamDestroyed(Stream &stream) {
+  std::shared_ptr<Capture> capture = stream.capture;
+  if (!capture)
+    return;
+  if (capture->origin == &stream) {
+    // Its origin could end it, and the origin is gone: end it now, or the process would keep
+    // refusing allocations and legacy-stream work for a capture nobody can finish.
+    abandon(*stream.device, capture);
+  } else {
+    std::lock_guard lock(capture->mutex);
+    capture->invalidated = true; // musaStreamEndCapture on the origin reports it
+  }
+  stream.capture = nullptr;
+  stream.captureDeps.clear();
+}
+
+void Capture::abandonAll(Device &device) {
+  std::vector<std::shared_ptr<Capture>> all;
+  {
+    std::lock_guard lock(device.capturesMutex);
+    all.assign(device.captures.begin(), device.captures.end());
+  }
+  for (auto &capture : all)
+    abandon(device, capture);
+}
+
+} // namespace musa::rt
+
 
 extern "C" {
 
@@ -267,13 +320,8 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
       return musaErrorStreamCaptureUnmatched; // capture must end in the stream that began it
     Device &device = *stream->device;
     std::vector<graph::Node *> originTails = stream->captureDeps;
-    std::vector<graph::Node *> otherTails = detach(device, capture);
-    {
-      std::lock_guard lock(device.capturesMutex);
-      device.captures.erase(capture);
-    }
+    std::vector<graph::Node *> otherTails = finish(device, capture);
     *graphOut = nullptr;
-    setCapturing(capture->userGraph, false);
     musaError_t result = musaSuccess;
     std::set<const graph::Node *> joined = ancestors(originTails);
     if (capture->invalidated)

@@ -131,6 +131,7 @@ extern "C" musaError_t musaDeviceReset(void) {
     if (!d)
       return noDevice();
     dropArraysOf(d);
+    Capture::abandonAll(*d); // captures in progress end, invalidated
     d->reset();
     lastError(true);
     return musaSuccess;

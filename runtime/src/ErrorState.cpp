@@ -9,7 +9,9 @@ thread_local musaError_t threadLastError = musaSuccess;
 } // namespace
 
 musaError_t recordError(musaError_t error) {
-  if (error != musaSuccess)
+  // musaErrorNotReady (a query of unfinished work) is a status, not an error: as in CUDA it
+  // never becomes the last error, so polling a stream or event leaves musaGetLastError clean.
+  if (error != musaSuccess && error != musaErrorNotReady)
     threadLastError = error;
   return error;
 }

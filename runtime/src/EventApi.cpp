@@ -50,14 +50,25 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
   if (stream->device != event->device)
     return musaErrorInvalidResourceHandle; // CUDA: event and stream must share a context
   if (Capture::active(*stream)) {
-    // Inside a capture the record becomes a node; other streams waiting on the event join
-    // the capture after it (fork).
-    if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::EventRecord,
-                                         std::make_unique<EventWork>(handle, true)))
-      return e;
+    // Inside a capture a record only notes the stream's dependencies: a stream that waits on
+    // the event joins the capture after them (fork and join), and no node is made, as in
+    // CUDA. An External record becomes an event-record node (spec/DECISIONS.md, point 9).
+    std::vector<musa::graph::Node *> deps;
+    if (flags & musaEventRecordExternal) {
+      if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::EventRecord,
+                                           std::make_unique<EventWork>(handle, true)))
+        return e;
+      deps = stream->captureDeps;
+    } else {
+      std::shared_ptr<Capture> capture = stream->capture;
+      std::lock_guard lock(capture->mutex);
+      if (capture->invalidated)
+        return musaErrorStreamCaptureInvalidated;
+      deps = stream->captureDeps;
+    }
     std::lock_guard lock(event->mutex);
     event->capturedIn = stream->capture;
-    event->capturedNode = stream->captureDeps.front();
+    event->capturedDeps = std::move(deps);
     return musaSuccess;
   }
   if (stream->legacy)
@@ -65,8 +76,8 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
       return e;
   {
     std::lock_guard lock(event->mutex);
-    event->capturedIn.reset(); // recorded for real again: no longer a capture's node
-    event->capturedNode = nullptr;
+    event->capturedIn.reset(); // recorded for real again: no longer a capture's point
+    event->capturedDeps.clear();
   }
   std::shared_ptr<EventStamp> stamp = event->newStamp();
   stream->device->submit(*stream, [stamp] { stamp->complete(stampTimeMs()); });
@@ -185,11 +196,11 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     if (!stream || !event)
       return musaErrorInvalidResourceHandle;
     std::shared_ptr<Capture> capture;
-    musa::graph::Node *recordNode = nullptr;
+    std::vector<musa::graph::Node *> recorded;
     {
       std::lock_guard lock(event->mutex);
       capture = event->capturedIn.lock();
-      recordNode = event->capturedNode;
+      recorded = event->capturedDeps;
     }
     if (capture) {
       // Waiting on an event recorded in a capture joins that capture (fork/join).
@@ -205,7 +216,10 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
         stream->capture = capture;
         stream->captureDeps.clear();
       }
-      stream->captureDeps.push_back(recordNode);
+      for (musa::graph::Node *node : recorded)
+        if (std::find(stream->captureDeps.begin(), stream->captureDeps.end(), node) ==
+            stream->captureDeps.end())
+          stream->captureDeps.push_back(node);
       return musaSuccess;
     }
     auto stamp = currentStamp(*event);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "KernelLaunch.h"
+#include "MemoryTransfer.h"
 #include "Runtime.h"
 
 #include "musa/graph/Graph.h"
@@ -45,6 +46,7 @@ public:
     return std::make_unique<TransferWork>(work_, label_);
   }
   void run() override {
+    TransferNodeScope node(label_); // a fault names this node
     if (work_)
       work_();
   }

@@ -5,11 +5,39 @@
 #include "Capture.h"
 #include "GraphWork.h"
 
+#include "musa/sim/FaultGuard.h"
+
+#include <cstdio>
 #include <cstring>
 
 namespace musa::rt {
 
 namespace {
+
+thread_local const std::string *runningNode = nullptr; // TransferNodeScope
+
+std::string hex(const void *p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", p);
+  return text;
+}
+
+/// Runs `access` (the memory traffic of a copy or memset described by `what`) so that a fault
+/// in it becomes `device`'s sticky musaErrorIllegalAddress with a message, as a kernel's does.
+/// Nothing `access` runs may hold a lock or own memory: a fault abandons it mid-way.
+void guarded(Device *device, const std::string &what, const std::function<void()> &access) {
+  sim::SignalFault fault;
+  bool clean = sim::runGuarded(
+      [](void *fn) { (*static_cast<const std::function<void()> *>(fn))(); },
+      const_cast<std::function<void()> *>(&access), fault);
+  if (clean)
+    return;
+  std::string where = runningNode ? "graph node '" + *runningNode + "' (" + what + ")" : what;
+  std::fprintf(stderr, "musa-sim: %s: illegal memory access at address %s\n", where.c_str(),
+               hex(fault.address).c_str());
+  if (device)
+    device->setStickyError(musaErrorIllegalAddress);
+}
 
 size_t span(size_t pitch, size_t width, size_t height) {
   return height == 0 ? 0 : pitch * (height - 1) + width;
@@ -106,13 +134,17 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
   auto *from = static_cast<const char *>(src);
   sim::CopyRoute route = routeOf(kind, dst, src, dd, sd);
   Device *clockDevice = sd ? sd : (dd ? dd : rt.currentDevice());
+  std::string what = "memcpy of " + std::to_string(width * height) + " B from " + hex(src) +
+                     " to " + hex(dst);
   work = [=] {
-    // memmove: overlapping ranges are undefined on hardware; this keeps the data intact.
-    if (dpitch == width && spitch == width)
-      std::memmove(to, from, width * height);
-    else
-      for (size_t row = 0; row < height; ++row)
-        std::memmove(to + row * dpitch, from + row * spitch, width);
+    guarded(clockDevice, what, [=] {
+      // memmove: overlapping ranges are undefined on hardware; this keeps the data intact.
+      if (dpitch == width && spitch == width)
+        std::memmove(to, from, width * height);
+      else
+        for (size_t row = 0; row < height; ++row)
+          std::memmove(to + row * dpitch, from + row * spitch, width);
+    });
     charge(clockDevice, true, route, uint64_t(width) * height);
   };
   return musaSuccess;
@@ -136,20 +168,28 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
   if (musaError_t e = device->stickyError())
     return e;
   auto *to = static_cast<char *>(dst);
+  std::string what = "memset of " + std::to_string(rowBytes * height) + " B at " + hex(dst);
   work = [=] {
-    for (size_t row = 0; row < height; ++row) {
-      char *line = to + row * pitch;
-      if (elementSize == 1) {
-        std::memset(line, int(value & 0xff), width);
-        continue;
+    guarded(device, what, [=] {
+      for (size_t row = 0; row < height; ++row) {
+        char *line = to + row * pitch;
+        if (elementSize == 1) {
+          std::memset(line, int(value & 0xff), width);
+          continue;
+        }
+        for (size_t i = 0; i < width; ++i)
+          std::memcpy(line + i * elementSize, &value, elementSize); // little-endian low bytes
       }
-      for (size_t i = 0; i < width; ++i)
-        std::memcpy(line + i * elementSize, &value, elementSize); // little-endian low bytes
-    }
+    });
     charge(device, false, sim::CopyRoute::DeviceToDevice, uint64_t(rowBytes) * height);
   };
   return musaSuccess;
 }
+
+TransferNodeScope::TransferNodeScope(const std::string &label) : outer_(runningNode) {
+  runningNode = &label;
+}
+TransferNodeScope::~TransferNodeScope() { runningNode = outer_; }
 
 musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bool async,
                        bool isCopy, const std::string &label) {

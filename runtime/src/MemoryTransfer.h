@@ -1,5 +1,8 @@
 // The one path every copy and memset takes: validate a rectangular region (rows of `width`
-// bytes, `pitch` apart), then enqueue the row operations on a stream.
+// bytes, `pitch` apart), then enqueue the row operations on a stream. The work touches memory
+// fault-guarded, as kernels do: memory freed after validation (a graph node's buffer freed
+// before the launch, a musaFreeAsync or musaDeviceReset racing the copy) ends the operation
+// with the device's sticky musaErrorIllegalAddress and a message naming it, not a crash.
 #pragma once
 
 #include "musa_runtime_api.h"
@@ -26,6 +29,19 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
 
 /// Validates a 3D copy (linear memory or arrays) and returns its work.
 musaError_t prepareCopy3D(const musaMemcpy3DParms *p, std::function<void()> &work);
+
+/// While alive on the calling thread, names the graph node whose copy or memset runs there:
+/// a fault in it is reported as the node's.
+class TransferNodeScope {
+public:
+  explicit TransferNodeScope(const std::string &label);
+  ~TransferNodeScope();
+  TransferNodeScope(const TransferNodeScope &) = delete;
+  TransferNodeScope &operator=(const TransferNodeScope &) = delete;
+
+private:
+  const std::string *outer_;
+};
 
 /// Enqueues prepared work on a stream (waiting for it unless `async`), or records it as a
 /// node of `type` labelled `label` if the stream captures (synchronous calls are refused

@@ -1,6 +1,7 @@
 // Devices, streams and pinned host memory.
 #include "Runtime.h"
 
+#include "Capture.h"
 #include "FatBinaryRegistry.h"
 #include "SharedEvent.h"
 
@@ -52,6 +53,12 @@ void Device::observe(double ns) {
 }
 
 void Device::synchronize() {
+  // Streams retired before this call: their work counts as this device's work.
+  std::unique_lock retiringLock(retiringMutex_);
+  uint64_t retiredBefore = retireCount_;
+  retired_.wait(retiringLock,
+                [&] { return retiring_.empty() || *retiring_.begin() > retiredBefore; });
+  retiringLock.unlock();
   legacy_->queue.synchronize();
   observe(*legacy_);
   std::vector<std::shared_ptr<Stream>> streams;
@@ -66,8 +73,27 @@ void Device::synchronize() {
   }
 }
 
+void Device::retire(Stream *stream) {
+  uint64_t key;
+  {
+    std::lock_guard lock(retiringMutex_);
+    key = ++retireCount_;
+    retiring_.insert(key);
+  }
+  stream->queue.retire([this, stream, key] {
+    std::unique_ptr<Stream> owned(stream); // freed on its own worker, after its work
+    owned.reset();
+    {
+      std::lock_guard lock(retiringMutex_);
+      retiring_.erase(key);
+    }
+    retired_.notify_all();
+  });
+}
+
 std::shared_ptr<Stream> Device::createStream(unsigned flags, int priority, bool perThread) {
-  auto stream = std::make_shared<Stream>();
+  std::shared_ptr<Stream> stream(std::make_unique<Stream>().release(),
+                                 [this](Stream *s) { retire(s); });
   stream->device = this;
   stream->flags = flags;
   stream->priority = priority;
@@ -78,16 +104,19 @@ std::shared_ptr<Stream> Device::createStream(unsigned flags, int priority, bool 
 }
 
 bool Device::destroyStream(Stream *stream) {
-  std::shared_ptr<Stream> owned;
+  std::shared_ptr<Stream> owned = findStream(stream);
+  if (!owned)
+    return false;
+  Capture::streamDestroyed(*owned); // a capture in progress ends invalidated
   {
     std::lock_guard lock(streamsMutex_);
     auto it = streams_.find(stream);
     if (it == streams_.end())
-      return false;
-    owned = std::move(it->second);
+      return false; // destroyed by another thread meanwhile
     streams_.erase(it);
   }
-  // Returns at once; pending work still completes (the last holder's queue drains it).
+  // Returns at once: pending work still completes, and whoever holds the stream last (this
+  // call, or work waiting on it) retires it without waiting.
   return true;
 }
 
@@ -158,10 +187,12 @@ void Device::setStickyError(musaError_t error) {
 
 void Device::reset() {
   synchronize();
+  std::map<const Stream *, std::shared_ptr<Stream>> streams;
   {
     std::lock_guard lock(streamsMutex_);
-    streams_.clear(); // holders elsewhere keep theirs alive until done
+    streams.swap(streams_); // holders elsewhere keep theirs alive until done
   }
+  streams.clear();
   std::set<Event *> events;
   {
     std::lock_guard lock(eventsMutex_);
@@ -268,9 +299,15 @@ std::vector<std::string> profileIds() {
 thread_local int threadDevice = 0;
 
 /// The calling thread's per-thread default stream on each device (created on first use; the
-/// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one).
+/// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one). When
+/// the thread ends its streams are destroyed: their work still completes, then their worker
+/// threads end (Device::createStream), as they would for musaStreamDestroy.
 struct PerThreadStreams {
   std::map<Device *, std::shared_ptr<Stream>> byDevice;
+  ~PerThreadStreams() {
+    for (auto &[device, stream] : byDevice)
+      device->destroyStream(stream.get());
+  }
 };
 thread_local PerThreadStreams perThreadStreams;
 

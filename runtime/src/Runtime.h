@@ -109,9 +109,10 @@ struct Event {
   std::mutex mutex;
   std::shared_ptr<EventStamp> stamp; // local events: null until first recorded
   std::shared_ptr<SharedEventPage> shared; // interprocess events
-  // Recorded during a stream capture: the capture and its record node (for fork and join).
+  // Recorded during a stream capture: the capture, and the nodes a stream that waits on the
+  // event comes to depend on (the recording stream's dependencies then: fork and join).
   std::weak_ptr<Capture> capturedIn;
-  graph::Node *capturedNode = nullptr;
+  std::vector<graph::Node *> capturedDeps;
 
   /// A stamp for a new record of this event.
   std::shared_ptr<EventStamp> newStamp();
@@ -134,13 +135,17 @@ public:
   /// earlier legacy-stream work. Non-blocking streams order only with themselves.
   /// Returns the ticket of the operation in `stream`'s queue.
   uint64_t submit(Stream &stream, std::function<void()> op);
-  /// Waits for all work on all of this device's streams.
+  /// Waits for all work on all of this device's streams, destroyed ones with work left
+  /// included.
   void synchronize();
 
   /// Streams are shared: work that waits on a stream, and API calls using it, keep it alive
-  /// while a concurrent musaStreamDestroy removes it from the table.
+  /// while a concurrent musaStreamDestroy removes it from the table. When the last holder
+  /// lets go, the stream retires: its queued work still runs, nobody waits for it, and the
+  /// stream (its worker thread included) is freed once that work is done.
   std::shared_ptr<Stream> createStream(unsigned flags, int priority, bool perThread = false);
-  /// False if `stream` is not a live stream of this device.
+  /// Removes `stream` from the live streams (returns at once); false if it is not a live
+  /// stream of this device.
   bool destroyStream(Stream *stream);
   /// The live stream `stream` points to, or null.
   std::shared_ptr<Stream> findStream(const Stream *stream);
@@ -176,6 +181,12 @@ private:
   std::shared_ptr<Stream> legacy_;
   std::mutex streamsMutex_;
   std::map<const Stream *, std::shared_ptr<Stream>> streams_; // user and per-thread streams
+  /// Streams with no holder left whose work is still running (keys in retirement order).
+  std::mutex retiringMutex_;
+  std::condition_variable retired_;
+  std::set<uint64_t> retiring_;
+  uint64_t retireCount_ = 0;
+  void retire(Stream *stream);
   std::mutex eventsMutex_;
   std::set<Event *> events_; // owned
   std::atomic<musaError_t> sticky_{musaSuccess};

@@ -525,10 +525,15 @@ extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {
     return musa::sim::regionActiveMask(context);
   SimThread &self = musa::sim::fiberThread(context);
   auto *run = static_cast<musa::sim::BlockRun *>(context->block);
+  // The fibers of several blocks (a block range, or a cooperative grid) share one array:
+  // lanes are grouped by the thread's linear index within its own block, warps (and their
+  // 32-lane quarters) never spanning two blocks.
   size_t index = size_t(&self - run->threads->data());
-  size_t quarter = index - index % 32;
+  size_t perBlock = size_t(context->ntid[0]) * context->ntid[1] * context->ntid[2];
+  size_t inBlock = index % perBlock, blockEnd = index - inBlock + perBlock;
+  size_t quarter = index - inBlock % 32;
   uint32_t bits = 0;
-  for (size_t j = quarter; j < std::min(run->threads->size(), quarter + 32); ++j)
+  for (size_t j = quarter; j < std::min(blockEnd, quarter + 32); ++j)
     if ((*run->threads)[j].state != musa::sim::ThreadState::Exited)
       bits |= 1u << (j - quarter);
   return bits;

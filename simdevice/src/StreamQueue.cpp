@@ -4,6 +4,12 @@
 namespace musa::sim {
 
 StreamQueue::~StreamQueue() {
+  if (worker_.joinable() && worker_.get_id() == std::this_thread::get_id()) {
+    // retire()'s last operation destroys the queue on its own worker, which has nothing left
+    // to do and returns without touching the queue again.
+    worker_.detach();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -11,6 +17,22 @@ StreamQueue::~StreamQueue() {
   wake_.notify_all();
   if (worker_.joinable())
     worker_.join();
+}
+
+void StreamQueue::retire(Operation last) {
+  bool started;
+  {
+    std::lock_guard lock(mutex_);
+    started = worker_.joinable();
+    if (started) {
+      last_ = std::move(last);
+      stopping_ = true;
+    }
+  }
+  if (started)
+    wake_.notify_all();
+  else
+    last(); // no worker was ever started: nothing is pending
 }
 
 uint64_t StreamQueue::enqueue(Operation op) {
@@ -47,12 +69,20 @@ void StreamQueue::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty())
-      return; // stopping and drained
+    if (queue_.empty()) {
+      // Stopping and drained. A retired queue's last operation may destroy the queue: after
+      // it, nothing here may be touched.
+      Operation last = std::move(last_);
+      lock.unlock();
+      if (last)
+        last();
+      return;
+    }
     Operation op = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
     op();
+    op = nullptr; // what the operation held (streams it waited for) goes before the lock
     lock.lock();
     ++completed_;
     drained_.notify_all();

@@ -101,6 +101,35 @@ int main() {
   count = 2;
   CHECK_MUSA(musaGraphGetRootNodes(forkJoin, roots, &count));
   CHECK(count == 1, "fork/join graph has %zu roots", count);
+  // Records and waits only carry dependencies: 4 kernel nodes, A->B, A->C, B->D, C->D.
+  musaGraphNode_t nodes[8];
+  size_t numNodes = 8;
+  CHECK_MUSA(musaGraphGetNodes(forkJoin, nodes, &numNodes));
+  CHECK(numNodes == 4, "fork/join graph has %zu nodes", numNodes);
+  for (size_t i = 0; i < numNodes && i < 8; ++i) {
+    musaGraphNodeType type;
+    CHECK_MUSA(musaGraphNodeGetType(nodes[i], &type));
+    CHECK(type == musaGraphNodeTypeKernel, "node %zu has type %d", i, (int)type);
+  }
+  musaGraphNode_t from[8], to[8];
+  size_t numEdges = 8;
+  CHECK_MUSA(musaGraphGetEdges(forkJoin, from, to, &numEdges));
+  CHECK(numEdges == 4, "fork/join graph has %zu edges", numEdges);
+  musaGraphNode_t a = roots[0], d = nullptr;
+  for (size_t i = 0; i < numNodes && i < 8; ++i) {
+    musaKernelNodeParams kp;
+    CHECK_MUSA(musaGraphKernelNodeGetParams(nodes[i], &kp));
+    if (kp.func == (void *)addInto)
+      d = nodes[i];
+  }
+  CHECK(d != nullptr, "no node launches addInto");
+  int fromA = 0, toD = 0;
+  for (size_t i = 0; i < numEdges && i < 8; ++i) {
+    fromA += from[i] == a;
+    toD += to[i] == d;
+    CHECK((from[i] == a) != (to[i] == d), "edge %zu is neither A->x nor x->D", i);
+  }
+  CHECK(fromA == 2 && toD == 2, "A has %d dependents, D %d dependencies", fromA, toD);
   CHECK_MUSA(musaMemcpy(h, d_data, sizeof h, musaMemcpyDeviceToHost));
   float before = h[3];
   musaGraphExec_t forkExec;

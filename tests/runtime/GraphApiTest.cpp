@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <unistd.h>
 #include <vector>
 
@@ -214,4 +215,46 @@ TEST(GraphApi, CloneAndDot) {
   musaGraphDestroy(copy);
   musaGraphDestroy(g);
   musaGetLastError();
+}
+
+TEST(GraphApi, CopyAndMemsetNodesOnFreedMemoryReportAnIllegalAddress) {
+  // The nodes were valid when added; their buffer is freed before the graph is launched.
+  // Each launch reports musaErrorIllegalAddress naming the node instead of crashing.
+  char *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 4096), musaSuccess);
+  std::vector<char> host(4096, 3);
+  for (bool memset : {false, true}) {
+    musaGraph_t g;
+    ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+    musaGraphNode_t node;
+    if (memset) {
+      musaMemsetParams mp = {};
+      mp.dst = d;
+      mp.value = 1;
+      mp.elementSize = 4;
+      mp.width = 1024;
+      mp.height = 1;
+      ASSERT_EQ(musaGraphAddMemsetNode(&node, g, nullptr, 0, &mp), musaSuccess);
+    } else {
+      ASSERT_EQ(musaGraphAddMemcpyNode1D(&node, g, nullptr, 0, d, host.data(), host.size(),
+                                         musaMemcpyHostToDevice),
+                musaSuccess);
+    }
+    musaGraphExec_t exec = instantiate(g);
+    ASSERT_EQ(musaFree(d), musaSuccess);
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+    EXPECT_EQ(musaStreamSynchronize(0), musaErrorIllegalAddress);
+    std::string report = testing::internal::GetCapturedStderr();
+    EXPECT_NE(report.find(memset ? "graph node 'memset" : "graph node 'memcpy"),
+              std::string::npos)
+        << report;
+    EXPECT_NE(report.find("illegal memory access at address"), std::string::npos) << report;
+    EXPECT_EQ(musaGetLastError(), musaErrorIllegalAddress);
+    EXPECT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+    EXPECT_EQ(musaGraphDestroy(g), musaSuccess);
+    ASSERT_EQ(musaDeviceReset(), musaSuccess); // clears the sticky error
+    ASSERT_EQ(musaMalloc(&d, 4096), musaSuccess);
+  }
+  EXPECT_EQ(musaFree(d), musaSuccess);
 }

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -170,6 +172,119 @@ TEST(GraphRules, InvalidCapturesOfTheGuide) {
   musaStreamDestroy(a);
   musaStreamDestroy(b);
   musaGetLastError();
+}
+
+TEST(GraphRules, DestroyingACapturingStreamEndsItsCaptureInvalidated) {
+  // Destroying the stream a Global capture began on ends that capture: the process goes on
+  // allocating, launching and synchronising normally.
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  Counter counter;
+  ASSERT_EQ(musaStreamBeginCapture(s, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+  void *p = nullptr;
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaLaunchHostFunc(0, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 1); // only the legacy-stream call ran, never the captured one
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+
+  // Destroying a stream that joined a capture through a fork invalidates the capture; the
+  // origin ends it with musaErrorStreamCaptureInvalidated.
+  musaStream_t origin, forked;
+  musaEvent_t fork;
+  ASSERT_EQ(musaStreamCreate(&origin), musaSuccess);
+  ASSERT_EQ(musaStreamCreate(&forked), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&fork), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCapture(origin, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaEventRecord(fork, origin), musaSuccess);
+  ASSERT_EQ(musaStreamWaitEvent(forked, fork, 0), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(forked, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(forked), musaSuccess);
+  musaStreamCaptureStatus status;
+  ASSERT_EQ(musaStreamIsCapturing(origin, &status), musaSuccess);
+  EXPECT_EQ(status, musaStreamCaptureStatusInvalidated);
+  musaGraph_t g = nullptr;
+  EXPECT_EQ(musaStreamEndCapture(origin, &g), musaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+
+  // musaDeviceReset ends a capture in progress too, and the device works afterwards.
+  ASSERT_EQ(musaStreamBeginCapture(origin, musaStreamCaptureModeGlobal), musaSuccess);
+  EXPECT_EQ(musaDeviceReset(), musaSuccess);
+  EXPECT_EQ(musaMalloc(&p, 64), musaSuccess);
+  EXPECT_EQ(musaLaunchHostFunc(0, Counter::bump, &counter), musaSuccess);
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_EQ(musaFree(p), musaSuccess);
+  EXPECT_EQ(counter.calls.load(), 2);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+}
+
+TEST(GraphRules, CapturedForkAndJoinMakeOnlyTheWorkNodes) {
+  // A on s1; fork to s2 (record e1, s2 waits e1); B on s1, C on s2; join (record e2 on s2,
+  // s1 waits e2); D on s1. Records and waits carry dependencies only: 4 nodes, 4 edges.
+  musaStream_t s1, s2;
+  musaEvent_t e1, e2;
+  ASSERT_EQ(musaStreamCreate(&s1), musaSuccess);
+  ASSERT_EQ(musaStreamCreate(&s2), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&e1), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&e2), musaSuccess);
+  Counter a, b, c, d;
+  ASSERT_EQ(musaStreamBeginCapture(s1, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s1, Counter::bump, &a), musaSuccess);
+  ASSERT_EQ(musaEventRecord(e1, s1), musaSuccess);
+  ASSERT_EQ(musaStreamWaitEvent(s2, e1, 0), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s1, Counter::bump, &b), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s2, Counter::bump, &c), musaSuccess);
+  ASSERT_EQ(musaEventRecord(e2, s2), musaSuccess);
+  ASSERT_EQ(musaStreamWaitEvent(s1, e2, 0), musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(s1, Counter::bump, &d), musaSuccess);
+  musaGraph_t g = nullptr;
+  ASSERT_EQ(musaStreamEndCapture(s1, &g), musaSuccess);
+  size_t numNodes = 0, numEdges = 0;
+  ASSERT_EQ(musaGraphGetNodes(g, nullptr, &numNodes), musaSuccess);
+  EXPECT_EQ(numNodes, 4u);
+  std::vector<musaGraphNode_t> from(8), to(8);
+  numEdges = from.size();
+  ASSERT_EQ(musaGraphGetEdges(g, from.data(), to.data(), &numEdges), musaSuccess);
+  ASSERT_EQ(numEdges, 4u);
+  // Name each node by the counter its host function bumps.
+  auto which = [&](musaGraphNode_t n) -> char {
+    musaHostNodeParams hp = {};
+    EXPECT_EQ(musaGraphHostNodeGetParams(n, &hp), musaSuccess);
+    return hp.userData == &a ? 'A' : hp.userData == &b ? 'B' : hp.userData == &c ? 'C' : 'D';
+  };
+  std::set<std::string> edges;
+  for (size_t i = 0; i < numEdges; ++i)
+    edges.insert(std::string{which(from[i]), '>', which(to[i])});
+  EXPECT_EQ(edges, (std::set<std::string>{"A>B", "A>C", "B>D", "C>D"}));
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphLaunch(exec, s1), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(s1), musaSuccess);
+  EXPECT_EQ(a.calls + b.calls + c.calls + d.calls, 4);
+
+  // An External record is a node of its own.
+  ASSERT_EQ(musaStreamBeginCapture(s1, musaStreamCaptureModeGlobal), musaSuccess);
+  ASSERT_EQ(musaEventRecordWithFlags(e1, s1, musaEventRecordExternal), musaSuccess);
+  musaGraph_t withRecord = nullptr;
+  ASSERT_EQ(musaStreamEndCapture(s1, &withRecord), musaSuccess);
+  numNodes = 1;
+  musaGraphNode_t node = nullptr;
+  ASSERT_EQ(musaGraphGetNodes(withRecord, &node, &numNodes), musaSuccess);
+  ASSERT_EQ(numNodes, 1u);
+  musaGraphNodeType type;
+  ASSERT_EQ(musaGraphNodeGetType(node, &type), musaSuccess);
+  EXPECT_EQ(type, musaGraphNodeTypeEventRecord);
+  EXPECT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  EXPECT_EQ(musaGraphDestroy(g), musaSuccess);
+  EXPECT_EQ(musaGraphDestroy(withRecord), musaSuccess);
+  musaEventDestroy(e1);
+  musaEventDestroy(e2);
+  musaStreamDestroy(s1);
+  musaStreamDestroy(s2);
 }
 
 TEST(GraphRules, UpdateRefusesChangedDirectionsAndUnsupportedNodes) {

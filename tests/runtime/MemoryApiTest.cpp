@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
 #include <vector>
 
 TEST(MemoryApi, RoundTripThroughDeviceMemory) {
@@ -67,4 +71,49 @@ TEST(MemoryApi, PinnedHostMemory) {
   EXPECT_EQ(musaFreeHost(w), musaSuccess);
   EXPECT_EQ(musaHostAlloc(&w, 4096, 0x80), musaErrorInvalidValue);
   musaGetLastError();
+}
+
+namespace {
+struct Gate {
+  std::atomic<bool> open{false};
+  static void MUSART_CB wait(void *self) {
+    while (!static_cast<Gate *>(self)->open)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+};
+} // namespace
+
+TEST(MemoryApi, CopyRacingAStreamOrderedFreeIsAnIllegalAddressNotACrash) {
+  // A copy validated on stream `a` while its source is live; `b` frees the source (stream
+  // ordered) before `a` gets to the copy. The copy faults: the device reports a sticky
+  // musaErrorIllegalAddress naming the copy, and the process goes on.
+  musaStream_t a, b;
+  ASSERT_EQ(musaStreamCreateWithFlags(&a, musaStreamNonBlocking), musaSuccess);
+  ASSERT_EQ(musaStreamCreateWithFlags(&b, musaStreamNonBlocking), musaSuccess);
+  char *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 1 << 16), musaSuccess);
+  std::vector<char> host(1 << 16, 1);
+  Gate gate;
+  ASSERT_EQ(musaLaunchHostFunc(a, Gate::wait, &gate), musaSuccess);
+  ASSERT_EQ(musaMemcpyAsync(host.data(), d, host.size(), musaMemcpyDeviceToHost, a), musaSuccess);
+  ASSERT_EQ(musaMemsetAsync(d, 0, 64, a), musaSuccess);
+  ASSERT_EQ(musaFreeAsync(d, b), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(b), musaSuccess); // freed now
+  testing::internal::CaptureStderr();
+  gate.open = true;
+  EXPECT_EQ(musaStreamSynchronize(a), musaErrorIllegalAddress);
+  std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_NE(report.find("memcpy of 65536 B from"), std::string::npos) << report;
+  EXPECT_NE(report.find("illegal memory access at address"), std::string::npos) << report;
+  EXPECT_EQ(musaGetLastError(), musaErrorIllegalAddress); // sticky, as after a kernel fault
+  EXPECT_EQ(musaDeviceSynchronize(), musaErrorIllegalAddress);
+  // A reset clears it and the device works again.
+  EXPECT_EQ(musaDeviceReset(), musaSuccess);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+  ASSERT_EQ(musaMalloc(&d, 64), musaSuccess);
+  EXPECT_EQ(musaMemset(d, 7, 64), musaSuccess);
+  char back[64] = {};
+  EXPECT_EQ(musaMemcpy(back, d, 64, musaMemcpyDeviceToHost), musaSuccess);
+  EXPECT_EQ(back[63], 7);
+  EXPECT_EQ(musaFree(d), musaSuccess);
 }

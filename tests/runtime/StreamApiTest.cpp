@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <dirent.h>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -79,6 +81,32 @@ TEST(StreamApi, AsynchronousWorkReturnsBeforeItIsDone) {
   EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
   EXPECT_EQ(musaStreamQuery(s), musaSuccess);
   musaStreamDestroy(s);
+}
+
+TEST(StreamApi, NotReadyFromAQueryIsNotTheLastError) {
+  // As in CUDA, polling unfinished work is not an error: the last error stays musaSuccess.
+  musaStream_t s;
+  musaEvent_t e;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&e), musaSuccess);
+  ASSERT_EQ(musaGetLastError(), musaSuccess);
+  Gate gate;
+  ASSERT_EQ(musaLaunchHostFunc(s, Gate::wait, &gate), musaSuccess);
+  ASSERT_EQ(musaEventRecord(e, s), musaSuccess);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorNotReady);
+  EXPECT_EQ(musaEventQuery(e), musaErrorNotReady);
+  EXPECT_EQ(musaPeekAtLastError(), musaSuccess);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+  // A real error is still recorded, and a later NotReady does not overwrite it.
+  EXPECT_EQ(musaStreamQuery(reinterpret_cast<musaStream_t>(&gate)),
+            musaErrorInvalidResourceHandle);
+  EXPECT_EQ(musaStreamQuery(s), musaErrorNotReady);
+  EXPECT_EQ(musaGetLastError(), musaErrorInvalidResourceHandle);
+  gate.open = true;
+  EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
+  EXPECT_EQ(musaEventQuery(e), musaSuccess);
+  EXPECT_EQ(musaEventDestroy(e), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
 }
 
 TEST(StreamApi, CallbacksRunInStreamOrder) {
@@ -211,4 +239,93 @@ TEST(StreamApi, ManyHostThreadsCallTheApiAtOnce) {
   for (auto &th : threads)
     th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(StreamApi, DestroyReturnsAtOnceAndQueuedWorkStillLands) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  std::vector<int> in(1 << 14, 7);
+  int *d = nullptr, *out = nullptr;
+  ASSERT_EQ(musaMalloc(&d, in.size() * sizeof(int)), musaSuccess);
+  ASSERT_EQ(musaMallocHost(&out, in.size() * sizeof(int)), musaSuccess);
+  std::fill(out, out + in.size(), 0);
+  Gate gate;
+  std::atomic<bool> ran{false};
+  ASSERT_EQ(musaLaunchHostFunc(s, Gate::wait, &gate), musaSuccess);
+  ASSERT_EQ(musaMemcpyAsync(d, in.data(), in.size() * sizeof(int), musaMemcpyHostToDevice, s),
+            musaSuccess);
+  ASSERT_EQ(musaMemcpyAsync(out, d, in.size() * sizeof(int), musaMemcpyDeviceToHost, s),
+            musaSuccess);
+  ASSERT_EQ(musaLaunchHostFunc(
+                s, [](void *flag) { *static_cast<std::atomic<bool> *>(flag) = true; }, &ran),
+            musaSuccess);
+  // The stream's work is held at the gate: destroy must not wait for it.
+  auto destroyed = std::async(std::launch::async, [s] { return musaStreamDestroy(s); });
+  bool returned = destroyed.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  if (!returned)
+    gate.open = true; // let a blocking destroy finish so the test fails instead of hanging
+  ASSERT_TRUE(returned) << "musaStreamDestroy waited for the stream's work";
+  EXPECT_EQ(destroyed.get(), musaSuccess);
+  EXPECT_FALSE(ran.load());
+  EXPECT_EQ(musaStreamQuery(s), musaErrorInvalidResourceHandle); // the handle is gone
+  // musaDeviceSynchronize waits for the destroyed stream's work, which lands.
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gate.open = true;
+  });
+  EXPECT_EQ(musaDeviceSynchronize(), musaSuccess);
+  EXPECT_TRUE(ran.load());
+  EXPECT_TRUE(std::equal(in.begin(), in.end(), out));
+  opener.join();
+  EXPECT_EQ(musaFreeHost(out), musaSuccess);
+  EXPECT_EQ(musaFree(d), musaSuccess);
+  musaGetLastError();
+}
+
+namespace {
+int threadCount() {
+  int n = 0;
+  if (DIR *dir = opendir("/proc/self/task")) {
+    while (dirent *entry = readdir(dir))
+      n += entry->d_name[0] != '.';
+    closedir(dir);
+  }
+  return n;
+}
+} // namespace
+
+TEST(StreamApi, PerThreadStreamsOfEndedThreadsAreReleased) {
+  // Each short-lived host thread uses its per-thread stream; once the threads have ended and
+  // their work is done, their streams' worker threads are gone too.
+  ASSERT_EQ(musaDeviceSynchronize(), musaSuccess);
+  int before = threadCount();
+  ASSERT_GT(before, 0);
+  int *d = nullptr;
+  ASSERT_EQ(musaMalloc(&d, 200 * sizeof(int)), musaSuccess);
+  std::atomic<int> failures{0};
+  for (int i = 0; i < 200; ++i) {
+    std::thread([&, i] {
+      int value = i;
+      if (musaMemcpyAsync(d + i, &value, sizeof value, musaMemcpyHostToDevice,
+                          musaStreamPerThread) != musaSuccess ||
+          musaLaunchHostFunc(musaStreamPerThread, [](void *) {}, nullptr) != musaSuccess ||
+          musaStreamSynchronize(musaStreamPerThread) != musaSuccess)
+        ++failures;
+    }).join();
+  }
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_EQ(musaDeviceSynchronize(), musaSuccess); // the released streams' work is done
+  // A stream's worker ends just after its last work: allow it a moment to exit.
+  int after = threadCount();
+  for (int i = 0; i < 500 && after > before + 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    after = threadCount();
+  }
+  EXPECT_LE(after, before + 2) << "threads before: " << before << ", after: " << after;
+  std::vector<int> got(200);
+  ASSERT_EQ(musaMemcpy(got.data(), d, got.size() * sizeof(int), musaMemcpyDeviceToHost),
+            musaSuccess);
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(got[size_t(i)], i);
+  EXPECT_EQ(musaFree(d), musaSuccess);
 }

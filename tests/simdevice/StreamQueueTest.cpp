@@ -49,3 +49,36 @@ TEST(StreamQueue, DestructionDrainsPendingWork) {
   }
   EXPECT_EQ(ran.load(), 20);
 }
+
+TEST(StreamQueue, RetireReturnsAtOnceAndEndsTheQueueAfterItsWork) {
+  std::atomic<int> ran{0};
+  std::atomic<bool> release{false}, ended{false};
+  auto q = std::make_unique<StreamQueue>();
+  for (int i = 0; i < 5; ++i)
+    q->enqueue([&] {
+      while (!release)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      ++ran;
+    });
+  StreamQueue *raw = q.release();
+  // The last operation destroys the queue on its own worker, after the pending work.
+  raw->retire([&, raw] {
+    EXPECT_EQ(ran.load(), 5);
+    std::unique_ptr<StreamQueue> owned(raw);
+    owned.reset();
+    ended = true;
+  });
+  EXPECT_FALSE(ended.load()); // retire did not wait for the held work
+  release = true;
+  for (int i = 0; i < 5000 && !ended; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(ended.load());
+  EXPECT_EQ(ran.load(), 5);
+}
+
+TEST(StreamQueue, RetiringAnUnusedQueueRunsTheLastOperationAtOnce) {
+  auto q = std::make_unique<StreamQueue>();
+  bool ended = false;
+  q->retire([&] { ended = true; });
+  EXPECT_TRUE(ended);
+}

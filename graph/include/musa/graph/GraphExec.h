@@ -1,16 +1,23 @@
-// GraphExec: an instantiated graph. Owns a frozen copy of the graph and a oneTBB flow graph
-// with one continue_node per node, wired like the graph's edges: independent branches run
-// concurrently, a node starts when its last dependency has finished. One GraphExec never runs
+// GraphExec: an instantiated graph. Owns a frozen copy of the graph and runs it as oneTBB
+// tasks: independent branches run concurrently, a node starts when its last dependency has
+// finished (a count of unfinished dependencies per node). One GraphExec never runs
 // concurrently with itself: launches serialise on its own lock.
+//
+// Why not a tbb::flow::graph with wait_for_all, as oneTBB's examples do:
+// - A flow graph attaches to the arena it is made in (or makes an arena of its own), and an
+//   arena counts its attached handles in 12 bits: past 4,095 executable graphs the count
+//   overflows, the arena stops getting workers, and every launch waits for ever.
+// - wait_for_all waits inside the arena, where the waiting thread runs whatever task it
+//   finds: a launch could find itself running, and blocked in, another graph's node (an
+//   event wait, a host function) that needs the first launch to end.
+// So every graph's nodes are tasks enqueued in one arena shared by the process, and the
+// thread that launches a graph (a stream's worker) sleeps on a condition variable until its
+// last node has run: it never waits inside the arena.
 #pragma once
 
 #include "musa/graph/Graph.h"
 
 #include <mutex>
-
-namespace tbb::detail::d1 {
-class graph;
-}
 
 namespace musa::graph {
 
@@ -20,7 +27,8 @@ public:
   static std::unique_ptr<GraphExec> instantiate(const Graph &graph, std::string &error);
   ~GraphExec();
 
-  /// Runs every enabled node once, in dependency order, and returns when all are done.
+  /// Runs every enabled node once, in dependency order, and returns when all are done. An
+  /// exception a node's work threw is rethrown here, after the other nodes have run.
   void run();
 
   /// The frozen plan, and the copy of each original node in it.

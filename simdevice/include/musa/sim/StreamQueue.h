@@ -3,7 +3,8 @@
 // enqueue() returns at once; operations run one after another in submission order, each to
 // completion, on a worker that sleeps on a condition variable when the queue is empty (no
 // polling). synchronize() waits until everything enqueued before it has finished. Destroying
-// the queue lets pending work finish first, as musaStreamDestroy requires.
+// the queue lets pending work finish first; retire() hands the queue's end to its own worker,
+// so that whoever drops a stream never waits for the stream's work.
 #pragma once
 
 #include <condition_variable>
@@ -34,6 +35,10 @@ public:
   void synchronize();
   /// True if no operation is queued or running.
   bool idle() const;
+  /// Runs `last` once every operation enqueued so far has completed, on the worker thread
+  /// (or at once on the caller's if the queue never started one), and returns at once. `last`
+  /// may destroy this queue, and no more operations may be enqueued after this call.
+  void retire(Operation last);
 
 private:
   void work();
@@ -44,6 +49,7 @@ private:
   std::deque<Operation> queue_;
   uint64_t submitted_ = 0, completed_ = 0;
   bool stopping_ = false;
+  Operation last_; // set by retire()
   std::thread worker_;
 };
 
