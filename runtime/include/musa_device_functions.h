@@ -292,18 +292,41 @@ __MUSA_DEV unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsig
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)(v >> (s > 32 ? 32 : s));
 }
-__MUSA_DEV int min(int a, int b) { return a < b ? a : b; }
 __MUSA_DEV unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 __MUSA_DEV long long llmin(long long a, long long b) { return a < b ? a : b; }
 __MUSA_DEV unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__MUSA_DEV int max(int a, int b) { return a > b ? a : b; }
 __MUSA_DEV unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
 __MUSA_DEV long long llmax(long long a, long long b) { return a > b ? a : b; }
 __MUSA_DEV unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__MUSA_DEV float min(float a, float b) { return __builtin_fminf(a, b); }
-__MUSA_DEV float max(float a, float b) { return __builtin_fmaxf(a, b); }
-__MUSA_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
-__MUSA_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+
+/* min/max on both sides, with CUDA's overload set: each integer width signed, unsigned and
+ * mixed (a mixed pair compares as the unsigned type, as C's usual conversions do), float and
+ * double with fmin/fmax semantics (a NaN operand yields the other one), float mixed with double
+ * as double. Non-template functions, so they win over std::min/std::max on an exact match after
+ * `using namespace std;`, and std::min itself is untouched. */
+#define __MUSA_HD static __host__ __device__ __forceinline__
+#define __MUSA_MINMAX_INT(R, A, B)                                                           \
+  __MUSA_HD R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                           \
+  __MUSA_HD R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+#define __MUSA_MINMAX_WIDTH(S, U)                                                            \
+  __MUSA_MINMAX_INT(S, S, S)                                                                 \
+  __MUSA_MINMAX_INT(U, U, U)                                                                 \
+  __MUSA_MINMAX_INT(U, S, U)                                                                 \
+  __MUSA_MINMAX_INT(U, U, S)
+__MUSA_MINMAX_WIDTH(int, unsigned int)
+__MUSA_MINMAX_WIDTH(long, unsigned long)
+__MUSA_MINMAX_WIDTH(long long, unsigned long long)
+#undef __MUSA_MINMAX_WIDTH
+#undef __MUSA_MINMAX_INT
+__MUSA_HD float min(float a, float b) { return __builtin_fminf(a, b); }
+__MUSA_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__MUSA_HD double min(double a, double b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(double a, double b) { return __builtin_fmax(a, b); }
+__MUSA_HD double min(float a, double b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(float a, double b) { return __builtin_fmax(a, b); }
+__MUSA_HD double min(double a, float b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(double a, float b) { return __builtin_fmax(a, b); }
+#undef __MUSA_HD
 __MUSA_DEV int abs(int x) { return x < 0 ? -x : x; }
 __MUSA_DEV long long llabs(long long x) { return x < 0 ? -x : x; }
 __MUSA_DEV int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
