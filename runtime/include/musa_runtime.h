@@ -3,9 +3,29 @@
 #ifndef __MUSA_RUNTIME_H__
 #define __MUSA_RUNTIME_H__
 
-/* As with mcc and nvcc, the C library basics come with the runtime header. */
+/* As with mcc and nvcc, the C library basics come with the runtime header: programs written
+ * for them use printf, malloc, memcpy, sqrt, INT_MAX, FLT_MAX and clock() without including
+ * anything, since nvcc's implicit cuda_runtime.h brings in <cstdio>, <cstdlib>, <cstring>,
+ * <cmath>, <ctime>, <climits>, <cfloat> and <new>. <assert.h> is not among them (programs
+ * that assert include it, as they must for nvcc). */
+#if defined(__cplusplus)
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+#else
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#endif
 
 #include "musa_device_prelude.h"
 #include "musa_vector_types.h"
