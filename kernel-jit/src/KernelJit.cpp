@@ -1,6 +1,7 @@
 // KernelJit: lowering, optimisation, code generation, object cache and ORC loading.
 #include "musa/jit/KernelJit.h"
 
+#include "DeviceLibrary.h"
 #include "LoweringHash.h"
 
 #include "musa/jit/DeviceLowering.h"
@@ -16,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -83,7 +85,9 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   }
   if (!module)
     return "no device code";
-  std::string error;
+  std::string error = linkDeviceLibrary(*module);
+  if (!error.empty())
+    return error;
   std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
   if (!TM)
     return "no host target: " + error;
@@ -106,6 +110,66 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   codegen.run(M);
   object.assign(buffer.begin(), buffer.end());
   return {};
+}
+
+/// The simulator's builtins, the only process symbols device code reaches besides the device
+/// library (linked into the module) and isHostCallable's libc/libm functions.
+struct Builtin {
+  const char *name;
+  void *address;
+};
+const Builtin Builtins[] = {
+    {sim::abi::BarrierFn, reinterpret_cast<void *>(&__musa_sim_barrier)},
+    {sim::abi::TrapFn, reinterpret_cast<void *>(&__musa_sim_trap)},
+    {sim::abi::AssertFailFn, reinterpret_cast<void *>(&__musa_sim_assertfail)},
+    {sim::abi::PrintfFn, reinterpret_cast<void *>(&__musa_sim_vprintf)},
+    {sim::abi::WarpFn, reinterpret_cast<void *>(&__musa_sim_warp)},
+    {sim::abi::BarrierReduceFn, reinterpret_cast<void *>(&__musa_sim_barrier_reduce)},
+    {sim::abi::ActiveMaskFn, reinterpret_cast<void *>(&__musa_sim_active_mask)},
+    {sim::abi::NanosleepFn, reinterpret_cast<void *>(&__musa_sim_nanosleep)},
+    {sim::abi::GridSyncFn, reinterpret_cast<void *>(&__musa_sim_grid_sync)},
+    {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},
+    {sim::abi::GlobalTimerFn, reinterpret_cast<void *>(&__musa_sim_globaltimer)},
+    {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
+};
+
+bool isBuiltin(StringRef name) {
+  for (const Builtin &b : Builtins)
+    if (name == b.name)
+      return true;
+  return false;
+}
+
+/// Every symbol the object leaves undefined must be a builtin or host-callable: checked here,
+/// before loading, so the error names the symbol (ORC would report it only at the first
+/// lookup, as a generic "symbols not found").
+std::string checkUndefinedSymbols(const std::string &object) {
+  auto file = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
+  if (!file)
+    return "cannot read the compiled device code: " + llvm::toString(file.takeError());
+  std::string unknown;
+  for (const object::SymbolRef &symbol : (*file)->symbols()) {
+    Expected<uint32_t> flags = symbol.getFlags();
+    Expected<StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      if (!flags)
+        consumeError(flags.takeError());
+      if (!name)
+        consumeError(name.takeError());
+      return "cannot read the compiled device code's symbol table";
+    }
+    if (!(*flags & object::SymbolRef::SF_Undefined) || name->empty() ||
+        *name == "_GLOBAL_OFFSET_TABLE_" || isBuiltin(*name) || isHostCallable(*name))
+      continue;
+    unknown += (unknown.empty() ? "'" : ", '") + name->str() + "'";
+  }
+  if (unknown.empty())
+    return {};
+  return "device code refers to " + unknown +
+         ", defined neither in device code nor by the simulator (device code may call "
+         "__device__ functions, the device math library and the C memory functions; a "
+         "__device__ function of another file needs -rdc)";
 }
 
 } // namespace
@@ -169,33 +233,30 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
       return {error};
     cache.put(key, object);
   }
+  if (std::string error = checkUndefinedSymbols(object); !error.empty())
+    return {error};
   std::lock_guard lock(mutex_);
   ++(hit ? cacheHits_ : compiled_);
 
   auto dylib = jit_->createJITDylib("musa-module-" + std::to_string(nextDylib_++));
   if (!dylib)
     return {llvm::toString(dylib.takeError())};
+  // No module sees the whole process (LLJIT links its process-symbols JITDylib into every
+  // JITDylib by default): the generator below is its filtered view.
+  if (orc::JITDylibSP process = jit_->getProcessSymbolsJITDylib())
+    dylib->removeFromLinkOrder(*process);
   orc::ExecutionSession &ES = jit_->getExecutionSession();
   orc::SymbolMap builtins;
-  auto define = [&](const char *name, auto *fn) {
-    builtins[ES.intern(name)] = {orc::ExecutorAddr::fromPtr(fn), JITSymbolFlags::Exported};
-  };
-  define(sim::abi::BarrierFn, &__musa_sim_barrier);
-  define(sim::abi::TrapFn, &__musa_sim_trap);
-  define(sim::abi::AssertFailFn, &__musa_sim_assertfail);
-  define(sim::abi::PrintfFn, &__musa_sim_vprintf);
-  define(sim::abi::WarpFn, &__musa_sim_warp);
-  define(sim::abi::BarrierReduceFn, &__musa_sim_barrier_reduce);
-  define(sim::abi::ActiveMaskFn, &__musa_sim_active_mask);
-  define(sim::abi::NanosleepFn, &__musa_sim_nanosleep);
-  define(sim::abi::GridSyncFn, &__musa_sim_grid_sync);
-  define(sim::abi::Clock64Fn, &__musa_sim_clock64);
-  define(sim::abi::GlobalTimerFn, &__musa_sim_globaltimer);
-  define(sim::abi::MemAccessFn, &__musa_sim_mem);
+  for (const Builtin &b : Builtins)
+    builtins[ES.intern(b.name)] = {orc::ExecutorAddr::fromPtr(b.address),
+                                   JITSymbolFlags::Exported};
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
+  // The rest of the process only through the allow-list: device code never binds to an
+  // arbitrary host symbol (the host's __divsc3, say, whose return convention differs).
   auto process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      jit_->getDataLayout().getGlobalPrefix());
+      jit_->getDataLayout().getGlobalPrefix(),
+      [](const orc::SymbolStringPtr &name) { return isHostCallable(*name); });
   if (!process)
     return {llvm::toString(process.takeError())};
   dylib->addGenerator(std::move(*process));

@@ -114,6 +114,63 @@ __MUSA_DEV float fdividef(float x, float y) { return x / y; }
 __MUSA_DEV float nanf(const char *) { return __builtin_nanf(""); }
 __MUSA_DEV double nan(const char *) { return __builtin_nan(""); }
 
+/* The rest of C++'s <cmath> overload set: float forms of the functions whose arguments are not
+ * all floats (the macros above cover f(float) and f(float, float)), and the double forms of
+ * lrint, llrint and scalbln. Without them a float argument found only the double function, and
+ * a double argument only libstdc++'s float and long double forms (the host's double function
+ * cannot be called here), which tied. */
+__MUSA_DEV float frexp(float x, int *e) { return __builtin_frexpf(x, e); }
+__MUSA_DEV float ldexp(float x, int e) { return __builtin_ldexpf(x, e); }
+__MUSA_DEV float scalbn(float x, int e) { return __builtin_scalbnf(x, e); }
+__MUSA_DEV float scalblnf(float x, long e) { return __builtin_scalblnf(x, e); }
+__MUSA_DEV double scalbln(double x, long e) { return __builtin_scalbln(x, e); }
+__MUSA_DEV float scalbln(float x, long e) { return __builtin_scalblnf(x, e); }
+__MUSA_DEV float modf(float x, float *i) { return __builtin_modff(x, i); }
+__MUSA_DEV float remquo(float x, float y, int *q) { return __builtin_remquof(x, y, q); }
+__MUSA_DEV int ilogb(float x) { return __builtin_ilogbf(x); }
+__MUSA_DEV long lrint(double x) { return __builtin_lrint(x); }
+__MUSA_DEV long lrint(float x) { return __builtin_lrintf(x); }
+__MUSA_DEV long long llrint(double x) { return __builtin_llrint(x); }
+__MUSA_DEV long long llrint(float x) { return __builtin_llrintf(x); }
+__MUSA_DEV long lround(float x) { return __builtin_lroundf(x); }
+__MUSA_DEV long long llround(float x) { return __builtin_llroundf(x); }
+
+/* Mixed arguments (pow(x, 2), fmax(f, 1.0), fma(f, f, 2.0)) promote as <cmath> specifies:
+ * to double if any argument is double or an integer, else float. libstdc++'s own promoting
+ * templates call the host's double functions, so device code gets these. */
+template <class T> struct __musa_floating { using type = double; };
+template <> struct __musa_floating<float> { using type = float; };
+template <class... T>
+using __musa_promoted = decltype((typename __musa_floating<T>::type() + ...));
+template <bool B, class T = void> struct __musa_enable_if {};
+template <class T> struct __musa_enable_if<true, T> { using type = T; };
+#define __MUSA_MIXED2(fn)                                                                    \
+  template <class A, class B>                                                                \
+  __MUSA_DEV typename __musa_enable_if<__is_arithmetic(A) && __is_arithmetic(B),             \
+                                       __musa_promoted<A, B>>::type                          \
+  fn(A a, B b) {                                                                             \
+    return fn((__musa_promoted<A, B>)a, (__musa_promoted<A, B>)b);                           \
+  }
+__MUSA_MIXED2(atan2)
+__MUSA_MIXED2(copysign)
+__MUSA_MIXED2(fdim)
+__MUSA_MIXED2(fmax)
+__MUSA_MIXED2(fmin)
+__MUSA_MIXED2(fmod)
+__MUSA_MIXED2(hypot)
+__MUSA_MIXED2(nextafter)
+__MUSA_MIXED2(pow)
+__MUSA_MIXED2(remainder)
+#undef __MUSA_MIXED2
+template <class A, class B, class C>
+__MUSA_DEV typename __musa_enable_if<__is_arithmetic(A) && __is_arithmetic(B) &&
+                                         __is_arithmetic(C),
+                                     __musa_promoted<A, B, C>>::type
+fma(A a, B b, C c) {
+  using R = __musa_promoted<A, B, C>;
+  return fma((R)a, (R)b, (R)c);
+}
+
 /* std:: spellings: re-declaring the names in std after the device overloads exist makes
  * std::sin(x) in device code find them (<cmath> brought in only the host ones). */
 namespace std {
@@ -169,6 +226,68 @@ using ::remquo;
 using ::ilogb;
 using ::lround;
 using ::llround;
+using ::lrint;
+using ::llrint;
+using ::scalbln;
+using ::nan;
+/* The float functions by their C names (std::sqrtf, std::acosf, ...), which <cmath> declares
+ * in std since C++11 (libstdc++ before 14 does not, on the host either). */
+using ::acosf;
+using ::acoshf;
+using ::asinf;
+using ::asinhf;
+using ::atanf;
+using ::atanhf;
+using ::cbrtf;
+using ::ceilf;
+using ::cosf;
+using ::coshf;
+using ::erff;
+using ::erfcf;
+using ::expf;
+using ::exp2f;
+using ::expm1f;
+using ::fabsf;
+using ::floorf;
+using ::lgammaf;
+using ::logf;
+using ::log10f;
+using ::log1pf;
+using ::log2f;
+using ::logbf;
+using ::nearbyintf;
+using ::rintf;
+using ::roundf;
+using ::sinf;
+using ::sinhf;
+using ::sqrtf;
+using ::tanf;
+using ::tanhf;
+using ::tgammaf;
+using ::truncf;
+using ::atan2f;
+using ::copysignf;
+using ::fdimf;
+using ::fmaxf;
+using ::fminf;
+using ::fmodf;
+using ::hypotf;
+using ::nextafterf;
+using ::powf;
+using ::remainderf;
+using ::fmaf;
+using ::frexpf;
+using ::ldexpf;
+using ::scalbnf;
+using ::scalblnf;
+using ::modff;
+using ::remquof;
+using ::ilogbf;
+using ::lroundf;
+using ::llroundf;
+using ::lrintf;
+using ::llrintf;
+using ::nanf;
 } // namespace std
 
 /* erfinv/erfcinv: Giles' single-precision approximation refined by two Newton steps on erf,
@@ -292,20 +411,54 @@ __MUSA_DEV unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsig
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)(v >> (s > 32 ? 32 : s));
 }
-__MUSA_DEV int min(int a, int b) { return a < b ? a : b; }
 __MUSA_DEV unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 __MUSA_DEV long long llmin(long long a, long long b) { return a < b ? a : b; }
 __MUSA_DEV unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__MUSA_DEV int max(int a, int b) { return a > b ? a : b; }
 __MUSA_DEV unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
 __MUSA_DEV long long llmax(long long a, long long b) { return a > b ? a : b; }
 __MUSA_DEV unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__MUSA_DEV float min(float a, float b) { return __builtin_fminf(a, b); }
-__MUSA_DEV float max(float a, float b) { return __builtin_fmaxf(a, b); }
-__MUSA_DEV double min(double a, double b) { return __builtin_fmin(a, b); }
-__MUSA_DEV double max(double a, double b) { return __builtin_fmax(a, b); }
+
+/* min/max on both sides, with CUDA's overload set: each integer width signed, unsigned and
+ * mixed (a mixed pair compares as the unsigned type, as C's usual conversions do), float and
+ * double with fmin/fmax semantics (a NaN operand yields the other one), float mixed with double
+ * as double. Non-template functions, so they win over std::min/std::max on an exact match after
+ * `using namespace std;`, and std::min itself is untouched. */
+#define __MUSA_HD static __host__ __device__ __forceinline__
+#define __MUSA_MINMAX_INT(R, A, B)                                                           \
+  __MUSA_HD R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                           \
+  __MUSA_HD R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+#define __MUSA_MINMAX_WIDTH(S, U)                                                            \
+  __MUSA_MINMAX_INT(S, S, S)                                                                 \
+  __MUSA_MINMAX_INT(U, U, U)                                                                 \
+  __MUSA_MINMAX_INT(U, S, U)                                                                 \
+  __MUSA_MINMAX_INT(U, U, S)
+__MUSA_MINMAX_WIDTH(int, unsigned int)
+__MUSA_MINMAX_WIDTH(long, unsigned long)
+__MUSA_MINMAX_WIDTH(long long, unsigned long long)
+#undef __MUSA_MINMAX_WIDTH
+#undef __MUSA_MINMAX_INT
+__MUSA_HD float min(float a, float b) { return __builtin_fminf(a, b); }
+__MUSA_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__MUSA_HD double min(double a, double b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(double a, double b) { return __builtin_fmax(a, b); }
+__MUSA_HD double min(float a, double b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(float a, double b) { return __builtin_fmax(a, b); }
+__MUSA_HD double min(double a, float b) { return __builtin_fmin(a, b); }
+__MUSA_HD double max(double a, float b) { return __builtin_fmax(a, b); }
+#undef __MUSA_HD
 __MUSA_DEV int abs(int x) { return x < 0 ? -x : x; }
+__MUSA_DEV long abs(long x) { return x < 0 ? -x : x; }
+__MUSA_DEV long long abs(long long x) { return x < 0 ? -x : x; }
+__MUSA_DEV long labs(long x) { return x < 0 ? -x : x; }
 __MUSA_DEV long long llabs(long long x) { return x < 0 ? -x : x; }
+/* std::abs(int) and friends: <cstdlib> brought only the host's C functions into std (the
+ * int form then tied between libstdc++'s long, long long, float and double overloads, and
+ * libstdc++'s integer forms are host functions). */
+namespace std {
+using ::abs;
+using ::labs;
+using ::llabs;
+} // namespace std
 __MUSA_DEV int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
 __MUSA_DEV int __float2int_rz(float x) { return (int)x; }
 __MUSA_DEV int __float2int_rd(float x) { return (int)__builtin_floorf(x); }

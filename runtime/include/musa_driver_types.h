@@ -484,6 +484,10 @@ typedef struct {
 } musaGraphExecUpdateResultInfo;
 
 /* ---- device attributes (CUDA's numbers) ---------------------------------------------- */
+/* Flags of musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags. */
+#define musaOccupancyDefault 0x00
+#define musaOccupancyDisableCachingOverride 0x01
+
 enum musaDeviceAttr {
   musaDevAttrMaxThreadsPerBlock = 1,
   musaDevAttrMaxBlockDimX = 2,

@@ -3,9 +3,29 @@
 #ifndef __MUSA_RUNTIME_H__
 #define __MUSA_RUNTIME_H__
 
-/* As with mcc and nvcc, the C library basics come with the runtime header. */
+/* As with mcc and nvcc, the C library basics come with the runtime header: programs written
+ * for them use printf, malloc, memcpy, sqrt, INT_MAX, FLT_MAX and clock() without including
+ * anything, since nvcc's implicit cuda_runtime.h brings in <cstdio>, <cstdlib>, <cstring>,
+ * <cmath>, <ctime>, <climits>, <cfloat> and <new>. <assert.h> is not among them (programs
+ * that assert include it, as they must for nvcc). */
+#if defined(__cplusplus)
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <new>
+#else
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#endif
 
 #include "musa_device_prelude.h"
 #include "musa_vector_types.h"
@@ -172,6 +192,108 @@ static inline musaError_t musaGetErrorName(const char **name, musaError_t error)
     return musaErrorInvalidValue;
   *name = musaGetErrorName(error);
   return musaSuccess;
+}
+
+/* The occupancy API's C++ forms, taking the kernel itself. */
+template <class T>
+static inline musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+                                                                        int blockSize,
+                                                                        size_t dynamicSMemSize) {
+  return ::musaOccupancyMaxActiveBlocksPerMultiprocessor(
+      numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize);
+}
+template <class T>
+static inline musaError_t
+musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, T func, int blockSize,
+                                                       size_t dynamicSMemSize,
+                                                       unsigned int flags) {
+  return ::musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize, flags);
+}
+template <class T>
+static inline musaError_t musaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                                    T func, int numBlocks,
+                                                                    int blockSize) {
+  return ::musaOccupancyAvailableDynamicSMemPerBlock(
+      dynamicSmemSize, reinterpret_cast<const void *>(func), numBlocks, blockSize);
+}
+
+/** The block size that keeps the most threads resident per multiprocessor (the largest such
+ *  size on a tie), trying every whole-warp size up to blockSizeLimit (0: the device's limit),
+ *  with blockSizeToDynamicSMemSize(size) bytes of dynamic shared memory per block; and the
+ *  grid that fills the device once at that size (*minGridSize). */
+template <class UnaryFunction, class T>
+static inline musaError_t musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0, unsigned int flags = musaOccupancyDefault) {
+  if (!minGridSize || !blockSize)
+    return musaErrorInvalidValue;
+  if (!func)
+    return musaErrorInvalidDeviceFunction;
+  int device = 0, threadsPerSm = 0, warp = 0, maxBlock = 0, sms = 0;
+  musaError_t e = musaGetDevice(&device);
+  if (e == musaSuccess)
+    e = musaDeviceGetAttribute(&threadsPerSm, musaDevAttrMaxThreadsPerMultiProcessor, device);
+  if (e == musaSuccess)
+    e = musaDeviceGetAttribute(&warp, musaDevAttrWarpSize, device);
+  if (e == musaSuccess)
+    e = musaDeviceGetAttribute(&maxBlock, musaDevAttrMaxThreadsPerBlock, device);
+  if (e == musaSuccess)
+    e = musaDeviceGetAttribute(&sms, musaDevAttrMultiProcessorCount, device);
+  if (e != musaSuccess)
+    return e;
+  int limit = blockSizeLimit > 0 && blockSizeLimit < maxBlock ? blockSizeLimit : maxBlock;
+  int bestSize = 0, bestBlocks = 0, bestThreads = 0;
+  for (int aligned = (limit + warp - 1) / warp * warp; aligned > 0; aligned -= warp) {
+    int size = aligned < limit ? aligned : limit;
+    int blocks = 0;
+    e = ::musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        &blocks, reinterpret_cast<const void *>(func), size,
+        (size_t)blockSizeToDynamicSMemSize(size), flags);
+    if (e != musaSuccess)
+      return e;
+    if (blocks * size > bestThreads) {
+      bestSize = size;
+      bestBlocks = blocks;
+      bestThreads = blocks * size;
+    }
+    if (bestThreads == threadsPerSm)
+      break; // no smaller size can do better
+  }
+  *minGridSize = bestBlocks * sms;
+  *blockSize = bestSize;
+  return musaSuccess;
+}
+template <class UnaryFunction, class T>
+static inline musaError_t
+musaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize, T func,
+                                               UnaryFunction blockSizeToDynamicSMemSize,
+                                               int blockSizeLimit = 0) {
+  return musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, blockSizeToDynamicSMemSize, blockSizeLimit,
+      musaOccupancyDefault);
+}
+/** The same, with the same dynamic shared memory for every block size. */
+struct __musaOccupancyConstantSMem {
+  size_t bytes;
+  size_t operator()(int) const { return bytes; }
+};
+template <class T>
+static inline musaError_t
+musaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, T func,
+                                            size_t dynamicSMemSize = 0, int blockSizeLimit = 0,
+                                            unsigned int flags = musaOccupancyDefault) {
+  return musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, __musaOccupancyConstantSMem{dynamicSMemSize},
+      blockSizeLimit, flags);
+}
+template <class T>
+static inline musaError_t musaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+                                                             T func, size_t dynamicSMemSize = 0,
+                                                             int blockSizeLimit = 0) {
+  return musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, __musaOccupancyConstantSMem{dynamicSMemSize},
+      blockSizeLimit, musaOccupancyDefault);
 }
 
 template <class T> static inline musaError_t musaMalloc(T **devPtr, size_t size) {

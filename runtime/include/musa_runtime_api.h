@@ -384,6 +384,20 @@ musaError_t musaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 musaError_t musaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, musaStream_t stream);
 
+/* occupancy: from the device profile's limits (threads, blocks and shared memory per
+ * multiprocessor; registers at the profile's assumed use per thread, since the simulator
+ * cannot count a kernel's registers). musa_runtime.h adds CUDA's C++ templates, including
+ * musaOccupancyMaxPotentialBlockSize. */
+musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize);
+musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+musaError_t musaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                      int numBlocks, int blockSize);
+
 /* What clang's CUDA mode emits for <<<>>> and fat-binary registration (the ABI real
  * toolchains use), plus the MUSA-named spellings real mcc emits. */
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem __MUSA_DEFAULT(0),

@@ -61,6 +61,12 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
   p.singleToDoublePrecisionPerfRatio = 2;
   p.sharedMemPerBlockOptin = d.sharedMemPerBlockOptin;
   p.maxBlocksPerMultiProcessor = d.maxBlocksPerMultiProcessor;
+  // Cooperative launches run (all blocks resident, grid.sync()); the limit is the occupancy
+  // API's (OccupancyApi.cpp).
+  p.cooperativeLaunch = 1;
+  // memoryPoolsSupported stays 0: musaMallocAsync/musaFreeAsync work, but programs that see 1
+  // go on to the musaMemPool* API (default pool, attributes, musaMallocFromPoolAsync), which
+  // does not exist yet.
   p.hostRegisterSupported = 1;
   p.ipcEventSupported = 1;
 }

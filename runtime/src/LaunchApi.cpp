@@ -7,6 +7,7 @@
 #include "KernelLaunch.h"
 
 #include "musa/sim/GridLauncher.h"
+#include "musa/sim/Occupancy.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -41,17 +42,14 @@ musaError_t errorFor(sim::FaultKind kind) {
   }
 }
 
-/// Blocks of this shape the profile can hold at once (all SMs), as a cooperative launch needs.
+/// Blocks of this shape the device holds at once (all SMs), as a cooperative launch needs:
+/// what the occupancy API reports per SM (musa/sim/Occupancy.h), times the SMs.
 uint64_t coResidentBlocks(const musa::sim::DeviceProfile &p, const sim::KernelEntry &k,
                           dim3 block, size_t sharedMem) {
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  uint64_t perSm = uint64_t(p.maxBlocksPerMultiProcessor);
-  if (threads)
-    perSm = std::min<uint64_t>(perSm, uint64_t(p.maxThreadsPerMultiProcessor) / threads);
-  uint64_t shared = k.staticSharedBytes + sharedMem;
-  if (shared)
-    perSm = std::min<uint64_t>(perSm, p.sharedMemPerMultiprocessor / shared);
-  return perSm * uint64_t(p.multiProcessorCount);
+  return uint64_t(sim::residentBlocksPerMultiprocessor(p, threads,
+                                                       k.staticSharedBytes + sharedMem)) *
+         uint64_t(p.multiProcessorCount);
 }
 
 musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
@@ -170,7 +168,10 @@ void PreparedLaunch::run() const {
   }
   sim::LaunchOutcome outcome = sim::runGrid(launch);
   if (!outcome.ok()) {
-    std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
+    // A failed assert has printed the one line hardware prints (DeviceBuiltins.cpp); programs
+    // compare that output exactly, so the fault's own description is verbose-only.
+    if (outcome.fault != sim::FaultKind::Assert || std::getenv("MUSA_SIM_VERBOSE"))
+      std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
     device->setStickyError(errorFor(outcome.fault));
     return;
   }

@@ -1,5 +1,6 @@
 // Simulated time: timelines, engines, copy costs, kernel counters and the analytic model.
 #include "musa/sim/Timing.h"
+#include "musa/sim/Occupancy.h"
 
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -433,13 +434,11 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   const double sms = p.multiProcessorCount;
   const double cyclesPerNs = p.clockRateKHz / 1e6;
 
-  // Occupancy: resident blocks per multiprocessor.
-  double shared = double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
-  double byThreads = std::floor(p.maxThreadsPerMultiProcessor / (warpsPerBlock * ws));
-  double byRegs = std::floor(p.regsPerMultiprocessor / (p.regsPerThread * warpsPerBlock * ws));
-  double byShared = shared > 0 ? std::floor(double(p.sharedMemPerMultiprocessor) / shared) : 1e9;
-  double perSM = std::max(1.0, std::min({double(p.maxBlocksPerMultiProcessor), byThreads,
-                                         byRegs, byShared}));
+  // Occupancy: resident blocks per multiprocessor (what the occupancy API reports).
+  double perSM = std::max(
+      1, residentBlocksPerMultiprocessor(p, launch.block.count(),
+                                         launch.kernel->staticSharedBytes +
+                                             launch.dynamicSharedBytes));
   e.blocksPerSM = int(perSM);
   e.occupancy = std::min(1.0, perSM * warpsPerBlock * ws / p.maxThreadsPerMultiProcessor);
   const double blocksOnBusiest = std::ceil(blocks / sms);

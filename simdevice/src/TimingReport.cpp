@@ -1,6 +1,7 @@
 // The profile report: one row per kernel and copy, printed (or written as JSON) at exit.
 #include "musa/sim/Timing.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,10 +127,26 @@ private:
 
 } // namespace
 
+namespace {
+/// Deliberate process-wide state: the profiler range (musaProfilerStart/Stop), like the
+/// profiling tool's collection switch it stands for.
+std::atomic<bool> &collecting() {
+  static std::atomic<bool> on{[] {
+    const char *fromStart = std::getenv("MUSA_SIM_REPORT_FROM_START");
+    return !(fromStart && std::strcmp(fromStart, "0") == 0);
+  }()};
+  return on;
+}
+} // namespace
+
 bool reportEnabled() { return Report::get().target() != nullptr; }
 
+void setReportCollecting(bool on) { collecting().store(on); }
+
+bool reportCollecting() { return collecting().load(); }
+
 void reportOperation(ReportRow row) {
-  if (reportEnabled())
+  if (reportEnabled() && reportCollecting())
     Report::get().add(std::move(row));
 }
 

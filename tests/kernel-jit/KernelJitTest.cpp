@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 using namespace musa;
@@ -89,4 +90,84 @@ TEST(KernelJit, UnknownKernelAndBadBitcodeAreErrors) {
   jit::JitResult r = jit::KernelJit::instance().lookup(module, "missing", kernel);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.error.find("missing"), std::string::npos);
+}
+
+namespace {
+// A kernel calling a host function device code has no business with (getenv), and one dividing
+// complex floats through the compiler helper clang emits (__divsc3, NVPTX's {float, float}).
+constexpr const char *HostCallIR = R"IR(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @peek(ptr %out) {
+  %v = call ptr @getenv(ptr null)
+  store ptr %v, ptr %out
+  ret void
+}
+declare ptr @getenv(ptr)
+!nvvm.annotations = !{!0}
+!0 = !{ptr @peek, !"kernel", i32 1}
+)IR";
+
+constexpr const char *ComplexDivideIR = R"IR(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @divide(ptr %in, ptr %out) {
+  %a = load float, ptr %in
+  %p1 = getelementptr float, ptr %in, i64 1
+  %b = load float, ptr %p1
+  %p2 = getelementptr float, ptr %in, i64 2
+  %c = load float, ptr %p2
+  %p3 = getelementptr float, ptr %in, i64 3
+  %d = load float, ptr %p3
+  %q = call { float, float } @__divsc3(float %a, float %b, float %c, float %d)
+  %re = extractvalue { float, float } %q, 0
+  %im = extractvalue { float, float } %q, 1
+  store float %re, ptr %out
+  %o1 = getelementptr float, ptr %out, i64 1
+  store float %im, ptr %o1
+  ret void
+}
+declare { float, float } @__divsc3(float, float, float, float)
+!nvvm.annotations = !{!0}
+!0 = !{ptr @divide, !"kernel", i32 1}
+)IR";
+} // namespace
+
+TEST(KernelJit, HostSymbolOutsideTheAllowListFailsTheLoadByName) {
+  static const std::string bitcode = bitcodeOf(HostCallIR);
+  jit::JitModule module;
+  jit::JitResult r = jit::KernelJit::instance().load(bitcode, module);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("'getenv'"), std::string::npos) << r.error;
+  EXPECT_EQ(module.dylib, nullptr);
+}
+
+TEST(KernelJit, ComplexDivisionUsesTheDeviceLibrary) {
+  static const std::string bitcode = bitcodeOf(ComplexDivideIR);
+  jit::JitModule module;
+  jit::JitResult r = jit::KernelJit::instance().load(bitcode, module);
+  ASSERT_TRUE(r.ok()) << r.error;
+  sim::KernelEntry kernel;
+  ASSERT_TRUE(jit::KernelJit::instance().lookup(module, "divide", kernel).ok());
+  // (1 + 2i) / (3 + 4i) = 0.44 + 0.08i; (-6 + 8i) / 2i = 4 + 3i; 5 / 0 is infinite.
+  const float cases[][4] = {{1, 2, 3, 4}, {-6, 8, 0, 2}, {5, 0, 0, 0}};
+  const float want[][2] = {{0.44f, 0.08f}, {4, 3}};
+  for (int i = 0; i < 3; ++i) {
+    float in[4] = {cases[i][0], cases[i][1], cases[i][2], cases[i][3]}, out[2] = {-1, -1};
+    float *pin = in, *pout = out;
+    void *args[] = {&pin, &pout};
+    sim::GridLaunch launch;
+    launch.kernel = &kernel;
+    launch.block = {1, 1, 1};
+    launch.args = args;
+    ASSERT_TRUE(sim::runGrid(launch).ok());
+    if (i < 2) {
+      EXPECT_NEAR(out[0], want[i][0], 1e-6f) << "case " << i;
+      EXPECT_NEAR(out[1], want[i][1], 1e-6f) << "case " << i;
+    } else {
+      EXPECT_TRUE(std::isinf(out[0])) << out[0];
+    }
+  }
 }

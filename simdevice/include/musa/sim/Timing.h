@@ -255,8 +255,13 @@ struct ReportRow {
   std::string exec;        // kernels: how blocks ran (loop, regions, fibers; see ExecMode)
 };
 
-/// Records a row if a report was asked for (thread-safe; the report is written at exit).
+/// Records a row if a report was asked for and rows are being collected (thread-safe; the
+/// report is written at exit).
 void reportOperation(ReportRow row);
 bool reportEnabled();
+/// Whether operations that finish now are collected: from the start of the run unless
+/// MUSA_SIM_REPORT_FROM_START=0, then as musaProfilerStart/musaProfilerStop set it.
+void setReportCollecting(bool on);
+bool reportCollecting();
 
 } // namespace musa::sim
