@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 using namespace musa::rt;
 
@@ -15,7 +16,7 @@ namespace {
 /// Live arrays. Process-wide like every runtime table; guarded by its mutex.
 struct ArrayTable {
   std::mutex mutex;
-  std::map<const musaArray *, std::unique_ptr<musaArray>> live;
+  std::map<const musaArray *, std::shared_ptr<musaArray>> live;
   static ArrayTable &get() {
     static ArrayTable *table = std::make_unique<ArrayTable>().release();
     return *table;
@@ -67,7 +68,7 @@ musaError_t createArray(musaArray_t *out, const musaChannelFormatDesc *desc, siz
 /// A region of an array addressed by byte column and row, checked against its bounds.
 musaError_t arrayRegion(musaArray_const_t handle, size_t wOffset, size_t hOffset, size_t width,
                         size_t height, char *&at, size_t &pitch) {
-  musaArray *a = resolveArray(handle);
+  std::shared_ptr<musaArray> a = resolveArray(handle);
   if (!a)
     return musaErrorInvalidResourceHandle;
   if (wOffset + width > a->rowBytes() || hOffset + height > a->height * a->depth)
@@ -87,7 +88,7 @@ bool fromDeviceKind(musaMemcpyKind k) {
 /// The deprecated linear forms: `count` bytes from (wOffset, hOffset), row after row.
 musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOffset,
                             char *host, size_t count, musaMemcpyKind kind, bool toArray) {
-  musaArray *a = resolveArray(handle);
+  std::shared_ptr<musaArray> a = resolveArray(handle);
   if (!a)
     return musaErrorInvalidResourceHandle;
   size_t row = a->rowBytes(), rows = a->height * a->depth;
@@ -112,17 +113,23 @@ musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOf
 
 namespace musa::rt {
 
-musaArray *resolveArray(musaArray_const_t handle) {
+std::shared_ptr<musaArray> resolveArray(musaArray_const_t handle) {
   ArrayTable &table = ArrayTable::get();
   std::lock_guard lock(table.mutex);
   auto it = table.live.find(handle);
-  return it == table.live.end() ? nullptr : it->second.get();
+  return it == table.live.end() ? nullptr : it->second;
 }
 
 void dropArraysOf(Device *device) {
   ArrayTable &table = ArrayTable::get();
+  std::vector<std::shared_ptr<musaArray>> dropped; // freed outside the lock
   std::lock_guard lock(table.mutex);
-  std::erase_if(table.live, [&](const auto &entry) { return entry.second->device == device; });
+  std::erase_if(table.live, [&](const auto &entry) {
+    if (entry.second->device != device)
+      return false;
+    dropped.push_back(entry.second);
+    return true;
+  });
 }
 
 } // namespace musa::rt
@@ -151,7 +158,7 @@ musaError_t musaFreeArray(musaArray_t handle) {
     if (!handle)
       return musaSuccess;
     ArrayTable &table = ArrayTable::get();
-    std::unique_ptr<musaArray> a;
+    std::shared_ptr<musaArray> a;
     {
       std::lock_guard lock(table.mutex);
       auto it = table.live.find(handle);
@@ -169,7 +176,7 @@ musaError_t musaFreeArray(musaArray_t handle) {
 musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
                              unsigned int *flags, musaArray_t handle) {
   return apiCall([&] {
-    musaArray *a = resolveArray(handle);
+    std::shared_ptr<musaArray> a = resolveArray(handle);
     if (!a)
       return musaErrorInvalidResourceHandle;
     if (desc)

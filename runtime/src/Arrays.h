@@ -6,6 +6,7 @@
 #include "musa_runtime_api.h"
 
 #include <cstddef>
+#include <memory>
 
 namespace musa::rt {
 class Device;
@@ -26,8 +27,9 @@ struct musaArray {
 };
 
 namespace musa::rt {
-/// A live array, or null for a stale or foreign handle.
-musaArray *resolveArray(musaArray_const_t handle);
+/// A live array, or null for a stale or foreign handle. Shared: a call using an array keeps
+/// it while another thread frees it (musaFreeArray, musaDeviceReset).
+std::shared_ptr<musaArray> resolveArray(musaArray_const_t handle);
 /// Forgets (and frees) the arrays of a device being reset.
 void dropArraysOf(Device *device);
 } // namespace musa::rt

@@ -29,7 +29,7 @@ std::string KernelWork::label() const {
 }
 
 void EventWork::run() {
-  Event *event = Runtime::get().resolveEvent(event_);
+  std::shared_ptr<Event> event = Runtime::get().resolveEvent(event_);
   if (!event)
     return; // destroyed while the graph existed: CUDA leaves this undefined; we skip it
   if (record_)

@@ -14,7 +14,7 @@ namespace {
 struct Side {
   char *base = nullptr;
   size_t pitch = 0, slicePitch = 0;
-  musaArray *array = nullptr;
+  std::shared_ptr<musaArray> array;
 };
 
 musaError_t resolveSide(musaArray_t arrayHandle, musaPos pos, musaPitchedPtr ptr,
@@ -22,7 +22,7 @@ musaError_t resolveSide(musaArray_t arrayHandle, musaPos pos, musaPitchedPtr ptr
   if (arrayHandle) {
     if (ptr.ptr)
       return musaErrorInvalidValue; // an array and a pointer on the same side
-    musaArray *a = resolveArray(arrayHandle);
+    std::shared_ptr<musaArray> a = resolveArray(arrayHandle);
     if (!a)
       return musaErrorInvalidResourceHandle;
     if (pos.x + extent.width > a->width || pos.y + extent.height > a->height ||
@@ -56,8 +56,8 @@ musaError_t musa::rt::prepareCopy3D(const musaMemcpy3DParms *p, std::function<vo
     return musaSuccess;
   // With an array on either side the extent counts elements, else bytes.
   size_t elementSize = 1;
-  musaArray *src = p->srcArray ? resolveArray(p->srcArray) : nullptr;
-  musaArray *dst = p->dstArray ? resolveArray(p->dstArray) : nullptr;
+  std::shared_ptr<musaArray> src = p->srcArray ? resolveArray(p->srcArray) : nullptr;
+  std::shared_ptr<musaArray> dst = p->dstArray ? resolveArray(p->dstArray) : nullptr;
   if ((p->srcArray && !src) || (p->dstArray && !dst))
     return musaErrorInvalidResourceHandle;
   if (src && dst && src->elementSize != dst->elementSize)

@@ -41,7 +41,7 @@ std::shared_ptr<EventStamp> currentStamp(Event &event) { return event.latestStam
 musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags) {
   if (flags & ~unsigned(musaEventRecordExternal))
     return musaErrorInvalidValue;
-  Event *event = Runtime::get().resolveEvent(handle);
+  std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
   if (!event)
     return musaErrorInvalidResourceHandle;
   std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
@@ -96,10 +96,10 @@ extern "C" musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return musaErrorNoDevice;
-    Event *created = d->createEvent(flags);
+    std::shared_ptr<Event> created = d->createEvent(flags);
     if (!created)
       return musaErrorMemoryAllocation; // no shared page for an interprocess event
-    *event = reinterpret_cast<musaEvent_t>(created);
+    *event = reinterpret_cast<musaEvent_t>(created.get());
     return musaSuccess;
   });
 }
@@ -129,7 +129,7 @@ bool recordedInCapture(Event &event) {
 
 extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
   return apiCall([&] {
-    Event *event = Runtime::get().resolveEvent(handle);
+    std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
       return musaErrorInvalidResourceHandle;
     if (recordedInCapture(*event))
@@ -141,7 +141,7 @@ extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
 
 extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
   return apiCall([&] {
-    Event *event = Runtime::get().resolveEvent(handle);
+    std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
       return musaErrorInvalidResourceHandle;
     if (recordedInCapture(*event))
@@ -160,8 +160,8 @@ extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
   return apiCall([&] {
     if (!ms)
       return musaErrorInvalidValue;
-    Event *start = Runtime::get().resolveEvent(startHandle);
-    Event *end = Runtime::get().resolveEvent(endHandle);
+    std::shared_ptr<Event> start = Runtime::get().resolveEvent(startHandle);
+    std::shared_ptr<Event> end = Runtime::get().resolveEvent(endHandle);
     if (!start || !end)
       return musaErrorInvalidResourceHandle;
     if ((start->flags | end->flags) & musaEventDisableTiming)
@@ -178,11 +178,12 @@ extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
 
 extern "C" musaError_t musaEventDestroy(musaEvent_t handle) {
   return apiCall([&] {
-    Event *event = Runtime::get().resolveEvent(handle);
+    std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
       return musaErrorInvalidResourceHandle;
     // Pending records and waits hold their stamp, so they complete normally.
-    return event->device->destroyEvent(event) ? musaSuccess : musaErrorInvalidResourceHandle;
+    return event->device->destroyEvent(event.get()) ? musaSuccess
+                                                    : musaErrorInvalidResourceHandle;
   });
 }
 
@@ -192,7 +193,7 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     if (flags & ~unsigned(musaEventWaitExternal))
       return musaErrorInvalidValue;
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
-    Event *event = Runtime::get().resolveEvent(handle);
+    std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!stream || !event)
       return musaErrorInvalidResourceHandle;
     std::shared_ptr<Capture> capture;

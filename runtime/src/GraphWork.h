@@ -112,12 +112,12 @@ struct GraphMemoryBlock {
   Device *device;
   void *ptr;
   size_t size;
-  GraphMemoryBlock(Device *d, void *p, size_t n) : device(d), ptr(p), size(n) {
-    device->graphMemory.reserve(ptr, size);
-  }
+  uint64_t reservation;
+  GraphMemoryBlock(Device *d, void *p, size_t n)
+      : device(d), ptr(p), size(n), reservation(device->graphMemory.reserve(ptr, size)) {}
   ~GraphMemoryBlock() {
-    device->graphMemory.release(ptr);
-    device->memory().free(ptr);
+    if (device->graphMemory.release(ptr, reservation)) // not if a reset freed it already
+      device->memory().free(ptr);
   }
 };
 

@@ -110,7 +110,7 @@ extern "C" musaError_t musaIpcGetEventHandle(musaIpcEventHandle_t *handle, musaE
   return apiCall([&] {
     if (!handle)
       return musaErrorInvalidValue;
-    Event *e = Runtime::get().resolveEvent(event);
+    std::shared_ptr<Event> e = Runtime::get().resolveEvent(event);
     if (!e)
       return musaErrorInvalidResourceHandle;
     if (!(e->flags & musaEventInterprocess) || !e->shared)
@@ -138,10 +138,11 @@ extern "C" musaError_t musaIpcOpenEventHandle(musaEvent_t *event, musaIpcEventHa
     auto page = SharedEventPage::open(body.pid, body.fd);
     if (!page)
       return musaErrorMapBufferObjectFailed;
-    Event *e = d->createEvent(musaEventInterprocess | musaEventDisableTiming, std::move(page));
+    std::shared_ptr<Event> e =
+        d->createEvent(musaEventInterprocess | musaEventDisableTiming, std::move(page));
     if (!e)
       return musaErrorMemoryAllocation;
-    *event = reinterpret_cast<musaEvent_t>(e);
+    *event = reinterpret_cast<musaEvent_t>(e.get());
     return musaSuccess;
   });
 }

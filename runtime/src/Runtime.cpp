@@ -120,42 +120,51 @@ bool Device::destroyStream(Stream *stream) {
   return true;
 }
 
-void GraphMemoryPool::reserve(const void *p, size_t size) {
+uint64_t GraphMemoryPool::reserve(const void *p, size_t size) {
   std::lock_guard lock(mutex);
-  blocks[p] = {size, false};
+  uint64_t id = ++nextId;
+  blocks[p] = {size, false, id};
   reservedCurrent += size;
   reservedHigh = std::max(reservedHigh, reservedCurrent);
+  return id;
 }
 
-void GraphMemoryPool::release(const void *p) {
+bool GraphMemoryPool::release(const void *p, uint64_t id) {
   std::lock_guard lock(mutex);
   auto it = blocks.find(p);
-  if (it == blocks.end())
-    return;
-  if (it->second.second)
-    usedCurrent -= it->second.first;
-  reservedCurrent -= it->second.first;
+  if (it == blocks.end() || it->second.id != id)
+    return false;
+  if (it->second.inUse)
+    usedCurrent -= it->second.size;
+  reservedCurrent -= it->second.size;
   blocks.erase(it);
+  return true;
+}
+
+void GraphMemoryPool::clear() {
+  std::lock_guard lock(mutex);
+  blocks.clear();
+  usedCurrent = reservedCurrent = 0;
 }
 
 void GraphMemoryPool::setInUse(const void *p, bool inUse) {
   std::lock_guard lock(mutex);
   auto it = blocks.find(p);
-  if (it == blocks.end() || it->second.second == inUse)
+  if (it == blocks.end() || it->second.inUse == inUse)
     return;
-  it->second.second = inUse;
+  it->second.inUse = inUse;
   if (inUse) {
-    usedCurrent += it->second.first;
+    usedCurrent += it->second.size;
     usedHigh = std::max(usedHigh, usedCurrent);
   } else {
-    usedCurrent -= it->second.first;
+    usedCurrent -= it->second.size;
   }
 }
 
 bool GraphMemoryPool::inUse(const void *p) {
   std::lock_guard lock(mutex);
   auto it = blocks.find(p);
-  return it != blocks.end() && it->second.second;
+  return it != blocks.end() && it->second.inUse;
 }
 
 bool GraphMemoryPool::owns(const void *p) {
@@ -193,14 +202,14 @@ void Device::reset() {
     streams.swap(streams_); // holders elsewhere keep theirs alive until done
   }
   streams.clear();
-  std::set<Event *> events;
+  std::map<const Event *, std::shared_ptr<Event>> events;
   {
     std::lock_guard lock(eventsMutex_);
-    events.swap(events_);
+    events.swap(events_); // calls using one keep it until they return
   }
-  for (Event *e : events)
-    std::unique_ptr<Event> owned(e);
+  events.clear();
   memory_->freeAll();
+  graphMemory.clear(); // graphs still holding allocation nodes must not free the addresses
   {
     std::lock_guard lock(peerMutex);
     peers.clear();
@@ -209,8 +218,9 @@ void Device::reset() {
   sticky_ = musaSuccess;
 }
 
-Event *Device::createEvent(unsigned eventFlags, std::shared_ptr<SharedEventPage> shared) {
-  auto event = std::make_unique<Event>();
+std::shared_ptr<Event> Device::createEvent(unsigned eventFlags,
+                                           std::shared_ptr<SharedEventPage> shared) {
+  auto event = std::make_shared<Event>();
   event->device = this;
   event->flags = eventFlags;
   if (eventFlags & musaEventInterprocess) {
@@ -219,24 +229,25 @@ Event *Device::createEvent(unsigned eventFlags, std::shared_ptr<SharedEventPage>
       return nullptr;
   }
   std::lock_guard lock(eventsMutex_);
-  Event *raw = event.release();
-  events_.insert(raw);
-  return raw;
+  events_[event.get()] = event;
+  return event;
 }
 
-bool Device::destroyEvent(Event *event) {
-  {
-    std::lock_guard lock(eventsMutex_);
-    if (!events_.erase(event))
-      return false;
-  }
-  std::unique_ptr<Event> owned(event);
+bool Device::destroyEvent(const Event *event) {
+  std::shared_ptr<Event> owned; // freed outside the lock, by its last holder
+  std::lock_guard lock(eventsMutex_);
+  auto it = events_.find(event);
+  if (it == events_.end())
+    return false;
+  owned = std::move(it->second);
+  events_.erase(it);
   return true;
 }
 
-bool Device::ownsEvent(const Event *event) {
+std::shared_ptr<Event> Device::findEvent(const Event *event) {
   std::lock_guard lock(eventsMutex_);
-  return events_.count(const_cast<Event *>(event)) != 0;
+  auto it = events_.find(event);
+  return it == events_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<EventStamp> Event::newStamp() {
@@ -364,13 +375,13 @@ std::shared_ptr<Stream> Runtime::resolveStream(musaStream_t handle) {
   return nullptr;
 }
 
-Event *Runtime::resolveEvent(musaEvent_t handle) {
-  auto *event = reinterpret_cast<Event *>(handle);
+std::shared_ptr<Event> Runtime::resolveEvent(musaEvent_t handle) {
+  auto *event = reinterpret_cast<const Event *>(handle);
   if (!event)
     return nullptr;
   for (auto &d : devices_)
-    if (d->ownsEvent(event))
-      return event;
+    if (auto live = d->findEvent(event))
+      return live;
   return nullptr;
 }
 

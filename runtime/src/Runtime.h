@@ -43,9 +43,20 @@ enum AllocationTag : uint32_t {
 struct GraphMemoryPool {
   std::mutex mutex;
   uint64_t usedCurrent = 0, usedHigh = 0, reservedCurrent = 0, reservedHigh = 0;
-  std::map<const void *, std::pair<size_t, bool>> blocks; // ptr -> (size, in use)
-  void reserve(const void *p, size_t size);
-  void release(const void *p);
+  struct Block {
+    size_t size;
+    bool inUse;
+    uint64_t id;
+  };
+  std::map<const void *, Block> blocks;
+  uint64_t nextId = 0;
+  /// Returns the reservation's id, which release() needs.
+  uint64_t reserve(const void *p, size_t size);
+  /// False if reservation `id` of `p` is gone (musaDeviceReset freed all device memory; the
+  /// address may belong to another allocation by now, which must not be freed).
+  bool release(const void *p, uint64_t id);
+  /// musaDeviceReset: every reservation is gone with the device's memory.
+  void clear();
   void setInUse(const void *p, bool inUse);
   bool owns(const void *p);
   bool inUse(const void *p);
@@ -160,9 +171,13 @@ public:
   void reset();
 
   /// Interprocess events get a fresh shared page unless `shared` (an opened handle) is given.
-  Event *createEvent(unsigned flags, std::shared_ptr<SharedEventPage> shared = nullptr);
-  bool destroyEvent(Event *event);
-  bool ownsEvent(const Event *event);
+  /// Events are shared like streams: an API call using one keeps it alive while another
+  /// thread destroys it (musaEventDestroy, musaDeviceReset).
+  std::shared_ptr<Event> createEvent(unsigned flags,
+                                     std::shared_ptr<SharedEventPage> shared = nullptr);
+  bool destroyEvent(const Event *event);
+  /// The live event `event` points to, or null.
+  std::shared_ptr<Event> findEvent(const Event *event);
 
   /// Flags of musaSetDeviceFlags; peer devices this one may access.
   std::atomic<unsigned> flags{0};
@@ -188,7 +203,7 @@ private:
   uint64_t retireCount_ = 0;
   void retire(Stream *stream);
   std::mutex eventsMutex_;
-  std::set<Event *> events_; // owned
+  std::map<const Event *, std::shared_ptr<Event>> events_;
   std::atomic<musaError_t> sticky_{musaSuccess};
   std::atomic<double> hostNow_{0};
 
@@ -220,7 +235,7 @@ public:
   /// live stream.
   std::shared_ptr<Stream> resolveStream(musaStream_t handle);
   /// A live event, or null.
-  Event *resolveEvent(musaEvent_t handle);
+  std::shared_ptr<Event> resolveEvent(musaEvent_t handle);
 
   /// Device that owns the device pointer `p`, if any.
   Device *deviceOwning(const void *p);

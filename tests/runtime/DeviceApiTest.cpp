@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 TEST(DeviceApi, TwoDevicesWithTheProfileProperties) {
   int count = 0;
@@ -116,4 +120,68 @@ TEST(DeviceApi, DeviceFlags) {
   EXPECT_EQ(musaGetDeviceFlags(nullptr), musaErrorInvalidValue);
   EXPECT_EQ(musaSetDeviceFlags(0), musaSuccess);
   musaGetLastError();
+}
+
+TEST(DeviceApi, ResetWhileOtherThreadsHaveWorkInFlight) {
+  // Host threads queue copies, memsets, host functions, events and arrays in a loop while
+  // this thread resets the device under them. Their calls may fail (handles destroyed by the
+  // reset, a copy faulting on memory the reset freed), but the process survives and, after a
+  // last reset, the device works.
+  std::atomic<bool> stop{false};
+  std::atomic<long> rounds{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<char> host(1 << 14, char(t));
+      musaChannelFormatDesc desc = musaCreateChannelDesc(32, 0, 0, 0, musaChannelFormatKindFloat);
+      while (!stop) {
+        musaStream_t s = nullptr;
+        musaEvent_t e = nullptr;
+        musaArray_t a = nullptr;
+        char *d = nullptr;
+        musaStreamCreate(&s);
+        musaEventCreate(&e);
+        musaMalloc(&d, host.size());
+        musaMallocArray(&a, &desc, 64, 4);
+        for (int k = 0; k < 4; ++k) {
+          musaMemcpyAsync(d, host.data(), host.size(), musaMemcpyHostToDevice, s);
+          musaMemsetAsync(d, k, 256, k % 2 ? s : musaStreamPerThread);
+          musaLaunchHostFunc(s, [](void *) {}, nullptr);
+          musaEventRecord(e, s);
+          musaEventQuery(e);
+          musaStreamWaitEvent(musaStreamPerThread, e, 0);
+          musaMemcpy2DToArray(a, 0, 0, host.data(), 256, 256, 4, musaMemcpyHostToDevice);
+        }
+        musaMemcpyAsync(host.data(), d, host.size(), musaMemcpyDeviceToHost, s);
+        musaEventSynchronize(e);
+        musaStreamSynchronize(s);
+        musaEventDestroy(e);
+        musaFreeArray(a);
+        musaStreamDestroy(s);
+        musaFree(d);
+        musaGetLastError();
+        ++rounds;
+      }
+    });
+  for (int r = 0; r < 40; ++r) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    EXPECT_EQ(musaDeviceReset(), musaSuccess);
+  }
+  stop = true;
+  for (auto &th : threads)
+    th.join();
+  EXPECT_GT(rounds.load(), 0);
+  ASSERT_EQ(musaDeviceReset(), musaSuccess);
+  EXPECT_EQ(musaGetLastError(), musaSuccess);
+  std::vector<int> in(1024, 42), out(1024, 0);
+  int *d = nullptr;
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  ASSERT_EQ(musaMalloc(&d, 4096), musaSuccess);
+  EXPECT_EQ(musaMemcpyAsync(d, in.data(), 4096, musaMemcpyHostToDevice, s), musaSuccess);
+  EXPECT_EQ(musaMemcpyAsync(out.data(), d, 4096, musaMemcpyDeviceToHost, s), musaSuccess);
+  EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
+  EXPECT_EQ(out, in);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+  EXPECT_EQ(musaFree(d), musaSuccess);
 }
