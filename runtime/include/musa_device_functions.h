@@ -654,4 +654,7 @@ __MUSA_DEV void __nanosleep(unsigned int ns) { __musa_sim_nanosleep(ns); }
 
 #undef __MUSA_DEV
 #endif /* __CUDA__ */
+
+#include "musa_simd_functions.h"
+
 #endif /* __MUSA_DEVICE_FUNCTIONS_H__ */
