@@ -92,6 +92,15 @@ MUresult enter(MUctx_st *&ctx) {
   return toResult(musaSetDevice(ctx->device));
 }
 
+/// A runtime call made in the calling thread's current context: the context's error if it
+/// has none (or a destroyed one), else the call's.
+template <class Call> MUresult inContext(Call call) {
+  MUctx_st *ctx = nullptr;
+  if (MUresult r = enter(ctx))
+    return r;
+  return toResult(call());
+}
+
 /// Whether `ctx` is a context this library handed out (destroyed ones included).
 bool known(MUctx_st *ctx) {
   DriverState &s = state();
@@ -472,10 +481,7 @@ MUresult muCtxGetFlags(unsigned int *flags) {
 }
 
 MUresult muCtxSynchronize(void) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaDeviceSynchronize());
+  return inContext([&] { return musaDeviceSynchronize(); });
 }
 
 MUresult muModuleLoad(MUmodule *module, const char *fname) {
@@ -632,71 +638,49 @@ MUresult muMemFree(MUdeviceptr dptr) {
 }
 
 MUresult muMemGetInfo(size_t *free, size_t *total) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemGetInfo(free, total));
+  return inContext([&] { return musaMemGetInfo(free, total); });
 }
 
 MUresult muMemAllocHost(void **pp, size_t bytesize) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMallocHost(pp, bytesize));
+  return inContext([&] { return musaMallocHost(pp, bytesize); });
 }
 
 MUresult muMemFreeHost(void *p) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaFreeHost(p));
+  return inContext([&] { return musaFreeHost(p); });
 }
 
 MUresult muMemcpy(MUdeviceptr dst, MUdeviceptr src, size_t ByteCount) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpy(ptr(dst), ptr(src), ByteCount, musaMemcpyDefault));
+  return inContext([&] { return musaMemcpy(ptr(dst), ptr(src), ByteCount, musaMemcpyDefault); });
 }
 
 MUresult muMemcpyHtoD(MUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpy(ptr(dstDevice), srcHost, ByteCount, musaMemcpyHostToDevice));
+  return inContext(
+      [&] { return musaMemcpy(ptr(dstDevice), srcHost, ByteCount, musaMemcpyHostToDevice); });
 }
 
 MUresult muMemcpyDtoH(void *dstHost, MUdeviceptr srcDevice, size_t ByteCount) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpy(dstHost, ptr(srcDevice), ByteCount, musaMemcpyDeviceToHost));
+  return inContext(
+      [&] { return musaMemcpy(dstHost, ptr(srcDevice), ByteCount, musaMemcpyDeviceToHost); });
 }
 
 MUresult muMemcpyDtoD(MUdeviceptr dstDevice, MUdeviceptr srcDevice, size_t ByteCount) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpy(ptr(dstDevice), ptr(srcDevice), ByteCount,
-                             musaMemcpyDeviceToDevice));
+  return inContext([&] {
+    return musaMemcpy(ptr(dstDevice), ptr(srcDevice), ByteCount, musaMemcpyDeviceToDevice);
+  });
 }
 
 MUresult muMemcpyHtoDAsync(MUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
                            MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpyAsync(ptr(dstDevice), srcHost, ByteCount, musaMemcpyHostToDevice,
-                                  hStream));
+  return inContext([&] {
+    return musaMemcpyAsync(ptr(dstDevice), srcHost, ByteCount, musaMemcpyHostToDevice, hStream);
+  });
 }
 
 MUresult muMemcpyDtoHAsync(void *dstHost, MUdeviceptr srcDevice, size_t ByteCount,
                            MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaMemcpyAsync(dstHost, ptr(srcDevice), ByteCount, musaMemcpyDeviceToHost,
-                                  hStream));
+  return inContext([&] {
+    return musaMemcpyAsync(dstHost, ptr(srcDevice), ByteCount, musaMemcpyDeviceToHost, hStream);
+  });
 }
 
 } // extern "C"
@@ -734,73 +718,43 @@ MUresult muMemsetD32(MUdeviceptr dstDevice, unsigned int ui, size_t N) {
 }
 
 MUresult muStreamCreate(MUstream *phStream, unsigned int Flags) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaStreamCreateWithFlags(phStream, Flags));
+  return inContext([&] { return musaStreamCreateWithFlags(phStream, Flags); });
 }
 
 MUresult muStreamDestroy(MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaStreamDestroy(hStream));
+  return inContext([&] { return musaStreamDestroy(hStream); });
 }
 
 MUresult muStreamSynchronize(MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaStreamSynchronize(hStream));
+  return inContext([&] { return musaStreamSynchronize(hStream); });
 }
 
 MUresult muStreamQuery(MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaStreamQuery(hStream));
+  return inContext([&] { return musaStreamQuery(hStream); });
 }
 
 MUresult muEventCreate(MUevent *phEvent, unsigned int Flags) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventCreateWithFlags(phEvent, Flags));
+  return inContext([&] { return musaEventCreateWithFlags(phEvent, Flags); });
 }
 
 MUresult muEventDestroy(MUevent hEvent) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventDestroy(hEvent));
+  return inContext([&] { return musaEventDestroy(hEvent); });
 }
 
 MUresult muEventRecord(MUevent hEvent, MUstream hStream) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventRecord(hEvent, hStream));
+  return inContext([&] { return musaEventRecord(hEvent, hStream); });
 }
 
 MUresult muEventSynchronize(MUevent hEvent) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventSynchronize(hEvent));
+  return inContext([&] { return musaEventSynchronize(hEvent); });
 }
 
 MUresult muEventQuery(MUevent hEvent) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventQuery(hEvent));
+  return inContext([&] { return musaEventQuery(hEvent); });
 }
 
 MUresult muEventElapsedTime(float *pMilliseconds, MUevent hStart, MUevent hEnd) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(musaEventElapsedTime(pMilliseconds, hStart, hEnd));
+  return inContext([&] { return musaEventElapsedTime(pMilliseconds, hStart, hEnd); });
 }
 
 } // extern "C"
