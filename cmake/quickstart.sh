@@ -58,6 +58,7 @@ asan|tsan)
   export TSAN_OPTIONS="suppressions=$top/cmake/tsan.supp ${TSAN_OPTIONS:-}"
   # Device faults are ours to catch: ASan must leave SIGSEGV to the simulator.
   export ASAN_OPTIONS="handle_segv=0:allow_user_segv_handler=1:detect_stack_use_after_return=0 ${ASAN_OPTIONS:-}"
+  export LSAN_OPTIONS="suppressions=$top/cmake/lsan.supp ${LSAN_OPTIONS:-}"
   # ThreadSanitizer is not told about fiber switches (simdevice/src/SanitizerFibers.h) and its
   # own bookkeeping grows unstable when every kernel runs as fibers: the tsan run leaves out
   # the equivalence variants that force MUSA_SIM_EXEC=fibers (the address sanitizer runs them).

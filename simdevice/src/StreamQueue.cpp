@@ -27,11 +27,12 @@ void StreamQueue::retire(Operation last) {
     if (started) {
       last_ = std::move(last);
       stopping_ = true;
+      // Notified under the lock: the worker, which may destroy the queue as soon as it runs
+      // `last`, cannot get past its wait before this call is done with the queue.
+      wake_.notify_all();
     }
   }
-  if (started)
-    wake_.notify_all();
-  else
+  if (!started)
     last(); // no worker was ever started: nothing is pending
 }
 

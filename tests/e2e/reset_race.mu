@@ -19,9 +19,14 @@ int main() {
   std::atomic<bool> stop{false};
   std::atomic<long> rounds{0};
   std::vector<std::thread> threads;
+  // The threads' host buffers outlive them: as on hardware (where using a device from other
+  // threads during a reset is undefined), an asynchronous copy whose stream a reset tore down
+  // while it was being submitted may still land after the reset.
+  std::vector<std::vector<int>> hosts(3, std::vector<int>(n));
   for (int t = 0; t < 3; ++t)
     threads.emplace_back([&, t] {
-      std::vector<int> host(n, t);
+      std::vector<int> &host = hosts[t];
+      std::fill(host.begin(), host.end(), t);
       while (!stop) {
         musaStream_t s = nullptr;
         musaEvent_t e = nullptr;
