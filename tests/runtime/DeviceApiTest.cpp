@@ -135,10 +135,14 @@ TEST(DeviceApi, ResetWhileOtherThreadsHaveWorkInFlight) {
   // last reset, the device works.
   std::atomic<bool> stop{false};
   std::atomic<long> rounds{0};
+  // Host buffers outlive the threads: an asynchronous copy whose stream the reset tore down
+  // while it was being submitted may still land after the reset (undefined on hardware).
+  std::vector<std::vector<char>> hosts(4, std::vector<char>(1 << 14));
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t)
     threads.emplace_back([&, t] {
-      std::vector<char> host(1 << 14, char(t));
+      std::vector<char> &host = hosts[t];
+      std::fill(host.begin(), host.end(), char(t));
       musaChannelFormatDesc desc = musaCreateChannelDesc(32, 0, 0, 0, musaChannelFormatKindFloat);
       while (!stop) {
         musaStream_t s = nullptr;
