@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace musa::rt {
 
@@ -26,10 +27,19 @@ struct Capture {
   Stream *origin = nullptr;
   std::thread::id thread;
   bool invalidated = false;
+  /// Set, under `mutex`, by whichever of musaStreamEndCapture and `abandon` (a reset, the
+  /// origin's destruction) ends the capture first; the other leaves the graph alone.
+  bool ended = false;
   std::mutex mutex;
 
+  /// Claims the end of the capture for the caller: false when another thread ended it already.
+  bool claimEnd() {
+    std::lock_guard lock(mutex);
+    return !std::exchange(ended, true);
+  }
+
   /// Whether `stream` is capturing.
-  static bool active(const Stream &stream) { return stream.capture != nullptr; }
+  static bool active(const Stream &stream) { return stream.capture.load() != nullptr; }
   /// Records a node on a capturing stream after its current dependencies.
   static musaError_t addNode(Stream &stream, graph::NodeType type,
                              std::unique_ptr<graph::NodeWork> work);

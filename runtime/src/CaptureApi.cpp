@@ -40,7 +40,9 @@ void EventWork::run() {
 
 musaError_t Capture::addNode(Stream &stream, graph::NodeType type,
                              std::unique_ptr<graph::NodeWork> work) {
-  std::shared_ptr<Capture> capture = stream.capture;
+  std::shared_ptr<Capture> capture = stream.capture.load();
+  if (!capture)
+    return musaErrorStreamCaptureInvalidated; // ended by another thread meanwhile
   std::lock_guard lock(capture->mutex);
   if (capture->invalidated)
     return musaErrorStreamCaptureInvalidated;
@@ -133,11 +135,12 @@ std::set<const graph::Node *> ancestors(const std::vector<graph::Node *> &target
 std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture> &capture) {
   std::vector<graph::Node *> otherTails;
   auto detachStream = [&](Stream &s) {
-    if (s.capture != capture)
+    if (s.capture.load() != capture)
       return;
+    std::lock_guard lock(capture->mutex);
     if (&s != capture->origin)
       otherTails.insert(otherTails.end(), s.captureDeps.begin(), s.captureDeps.end());
-    s.capture = nullptr;
+    s.capture.store(nullptr);
     s.captureDeps.clear();
   };
   device.forEachStream(detachStream);
@@ -165,13 +168,15 @@ void Capture::abandon(Device &device, const std::shared_ptr<Capture> &capture) {
     std::lock_guard lock(capture->mutex);
     capture->invalidated = true;
   }
+  if (!capture->claimEnd())
+    return; // musaStreamEndCapture (or another abandon) got there first
   finish(device, capture);
   if (capture->ownsGraph)
     discardCapturedGraph(capture->userGraph);
 }
 
 void Capture::streamDestroyed(Stream &stream) {
-  std::shared_ptr<Capture> capture = stream.capture;
+  std::shared_ptr<Capture> capture = stream.capture.load();
   if (!capture)
     return;
   if (capture->origin == &stream) {
@@ -182,7 +187,7 @@ void Capture::streamDestroyed(Stream &stream) {
     std::lock_guard lock(capture->mutex);
     capture->invalidated = true; // musaStreamEndCapture on the origin reports it
   }
-  stream.capture = nullptr;
+  stream.capture.store(nullptr);
   stream.captureDeps.clear();
 }
 
@@ -222,7 +227,7 @@ static musaError_t beginCapture(musaStream_t handle, musaStreamCaptureMode mode,
     return musaErrorInvalidResourceHandle;
   if (stream->legacy)
     return musaErrorStreamCaptureUnsupported; // the legacy stream cannot be captured
-  if (stream->capture)
+  if (stream->capture.load())
     return musaErrorIllegalState;
   auto capture = std::make_shared<Capture>();
   if (into) {
@@ -273,7 +278,7 @@ musaError_t musaStreamUpdateCaptureDependencies(musaStream_t handle, musaGraphNo
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
-    std::shared_ptr<Capture> capture = stream->capture;
+    std::shared_ptr<Capture> capture = stream->capture.load();
     if (!capture)
       return musaErrorIllegalState;
     std::lock_guard lock(capture->mutex);
@@ -313,18 +318,25 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
-    std::shared_ptr<Capture> capture = stream->capture;
+    std::shared_ptr<Capture> capture = stream->capture.load();
     if (!capture)
       return musaErrorIllegalState; // not capturing
     if (capture->origin != stream.get())
       return musaErrorStreamCaptureUnmatched; // capture must end in the stream that began it
+    if (!capture->claimEnd())
+      return musaErrorStreamCaptureInvalidated; // a reset or the origin's destruction ended it
     Device &device = *stream->device;
     std::vector<graph::Node *> originTails = stream->captureDeps;
     std::vector<graph::Node *> otherTails = finish(device, capture);
     *graphOut = nullptr;
     musaError_t result = musaSuccess;
     std::set<const graph::Node *> joined = ancestors(originTails);
-    if (capture->invalidated)
+    bool invalidated;
+    {
+      std::lock_guard lock(capture->mutex);
+      invalidated = capture->invalidated;
+    }
+    if (invalidated)
       result = musaErrorStreamCaptureInvalidated;
     for (graph::Node *tail : otherTails)
       if (!result && !joined.count(tail))
@@ -346,7 +358,7 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCapture
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
-    std::shared_ptr<Capture> capture = stream->capture;
+    std::shared_ptr<Capture> capture = stream->capture.load();
     if (!capture) {
       *status = musaStreamCaptureStatusNone;
       return musaSuccess;
@@ -372,7 +384,7 @@ musaError_t musaStreamIsCapturing(musaStream_t handle) {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
-    std::shared_ptr<Capture> capture = stream->capture;
+    std::shared_ptr<Capture> capture = stream->capture.load();
     if (!capture)
       return musaErrorInvalidValue;
     std::lock_guard lock(capture->mutex);

@@ -60,14 +60,16 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
         return e;
       deps = stream->captureDeps;
     } else {
-      std::shared_ptr<Capture> capture = stream->capture;
+      std::shared_ptr<Capture> capture = stream->capture.load();
+      if (!capture)
+        return musaErrorStreamCaptureInvalidated; // ended by another thread meanwhile
       std::lock_guard lock(capture->mutex);
       if (capture->invalidated)
         return musaErrorStreamCaptureInvalidated;
       deps = stream->captureDeps;
     }
     std::lock_guard lock(event->mutex);
-    event->capturedIn = stream->capture;
+    event->capturedIn = stream->capture.load();
     event->capturedDeps = std::move(deps);
     return musaSuccess;
   }
@@ -123,7 +125,10 @@ namespace {
 bool recordedInCapture(Event &event) {
   std::lock_guard lock(event.mutex);
   auto capture = event.capturedIn.lock();
-  return capture && !capture->invalidated && capture->origin && capture->origin->capture == capture;
+  if (!capture)
+    return false;
+  std::lock_guard inner(capture->mutex);
+  return !capture->invalidated && !capture->ended;
 }
 } // namespace
 
@@ -206,14 +211,15 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
     if (capture) {
       // Waiting on an event recorded in a capture joins that capture (fork/join).
       std::lock_guard lock(capture->mutex);
-      if (stream->capture && stream->capture != capture) {
+      std::shared_ptr<Capture> own = stream->capture.load();
+      if (own && own != capture) {
         // Two independent captures may not merge: both become invalid, as on hardware.
         capture->invalidated = true;
-        std::lock_guard other(stream->capture->mutex);
-        stream->capture->invalidated = true;
+        std::lock_guard other(own->mutex);
+        own->invalidated = true;
         return musaErrorStreamCaptureIsolation;
       }
-      if (!stream->capture) {
+      if (!own) {
         stream->capture = capture;
         stream->captureDeps.clear();
       }

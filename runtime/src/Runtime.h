@@ -73,8 +73,9 @@ struct Stream {
   /// Simulated time of this stream's work (read and written only by its operations).
   sim::Timeline timeline;
   // Stream capture (Capture.h): the capture this stream records into, and the nodes the next
-  // captured operation depends on. Guarded by the capture's mutex.
-  std::shared_ptr<Capture> capture;
+  // captured operation depends on. `capture` is atomic: any thread may ask whether a stream
+  // captures while another ends the capture; `captureDeps` is guarded by the capture's mutex.
+  std::atomic<std::shared_ptr<Capture>> capture;
   std::vector<graph::Node *> captureDeps;
 };
 
