@@ -306,16 +306,26 @@ bool isSharedPointer(Value *ptr, Argument *ctx) {
                          offset == sim::abi::DynamicSharedOffset);
 }
 
+/// Whether `ptr` is statically global memory: in the global address space, or derived from a
+/// pointer parameter of a kernel (the host passes device, managed or host-mapped memory there;
+/// a shared-memory address cannot exist before the block runs).
+bool isGlobalPointer(Value *ptr, Argument *ctx, bool kernel) {
+  if (ptr->getType()->getPointerAddressSpace() == 1)
+    return true;
+  auto *param = dyn_cast<Argument>(getUnderlyingObject(ptr, 12));
+  return kernel && param && param != ctx;
+}
+
 /// The light variant: the site's executions by space and the lowest and highest global
 /// address, kept in ctx->siteAccum[site] (no call; reductions the optimiser can vectorise).
-void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
+void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx, bool kernel,
                      const CounterScope &scope) {
   IRBuilder<> b(I);
   Type *i64 = b.getInt64Ty();
   uint32_t unused = 0;
   Value *ptr = accessPointer(*I, unused, I->getModule()->getDataLayout());
   bool sharedOnly = isSharedPointer(ptr, ctx);
-  bool globalOnly = ptr->getType()->getPointerAddressSpace() == 1;
+  bool globalOnly = !sharedOnly && isGlobalPointer(ptr, ctx, kernel);
   Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
   auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
   Value *accum = b.CreateConstInBoundsGEP1_32(
@@ -437,8 +447,10 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
   auto *rowType = ArrayType::get(i32, sim::abi::ClassCount);
   // Both variants number the same blocks and sites alike: the light variant's counts and the
   // sampled blocks' add up in the same tables.
+  std::vector<Function *> kernels = getKernels(M);
   for (auto [F, G] : cloneFullVariants(M)) {
     Argument *ctx = getContextArg(*F), *fullCtx = getContextArg(*G);
+    bool kernel = is_contained(kernels, F);
     uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
     for (auto [BB, fullBB] : zip(*F, *G)) {
       BlockPlan plan = planBlock(BB), fullPlan = planBlock(fullBB);
@@ -448,7 +460,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
       IRBuilder<> fb(&*fullBB.getFirstInsertionPt());
       emitBlockCounts(fb, fullCtx, fullPlan, blockId, scope);
       for (auto [access, fullAccess] : zip(plan.accesses, fullPlan.accesses)) {
-        emitLightAccess(access.first, access.second, sites, ctx, scope);
+        emitLightAccess(access.first, access.second, sites, ctx, kernel, scope);
         emitHook(fullAccess.first, fullAccess.second, sites, fullCtx, hook);
         siteInfo.push_back(ConstantInt::get(i32, access.second));
         ++sites;
