@@ -62,6 +62,9 @@ void optimize(Module &M, TargetMachine &TM) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(SplitThreadGuardsPass());
+  });
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
 }
 

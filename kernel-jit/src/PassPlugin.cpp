@@ -3,7 +3,8 @@
 //       -passes='musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,...'
 // Names: musa-retarget (host triple and data layout of the x86-64 System V ABI),
 // musa-add-context, musa-lower-shared, musa-lower-calls, musa-instrument-timing,
-// musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does.
+// musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
+// musa-split-guards (a function pass) is the one the JIT adds to the host optimiser.
 #include "musa/jit/DeviceLowering.h"
 
 #include "llvm/IR/Module.h"
@@ -59,6 +60,14 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   return addPass(name, MPM);
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (name != "musa-split-guards")
+                    return false;
+                  FPM.addPass(musa::jit::SplitThreadGuardsPass());
+                  return true;
                 });
           }};
 }

@@ -1,6 +1,7 @@
 // ThreadLoop: the loop nest over a block's threads that the block and region loops share.
 #include "ThreadLoop.h"
 
+#include "musa/jit/DeviceLowering.h"
 #include "musa/sim/KernelAbi.h"
 
 using namespace llvm;
@@ -57,7 +58,14 @@ void ThreadLoop::close(IRBuilder<> &b) {
     Value *next = b.CreateAdd(index[d], b.getInt32(1), "", true, true);
     index[d]->addIncoming(next, b.GetInsertBlock());
     BasicBlock *done = d == 2 ? exit : BasicBlock::Create(C, "done" + Twine(d), F);
-    b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
+    BranchInst *latch = b.CreateCondBr(b.CreateICmpULT(next, extent[d]), index[d]->getParent(), done);
+    if (d == 0) {
+      // A distinct loop id marks the loop over threads x for SplitThreadGuardsPass.
+      MDNode *marker = MDNode::get(C, MDString::get(C, ThreadLoopMD));
+      MDNode *id = MDNode::getDistinct(C, {nullptr, marker});
+      id->replaceOperandWith(0, id);
+      latch->setMetadata(LLVMContext::MD_loop, id);
+    }
     b.SetInsertPoint(done);
   }
 }

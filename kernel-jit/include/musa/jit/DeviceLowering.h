@@ -70,6 +70,9 @@ inline constexpr const char *TimingBlocksSymbol = "__musa_timing_blocks";
 /// become local arrays for the call, added to the real ones when L returns, so the optimiser
 /// keeps them in registers and can vectorise the loop. No-op without the timing model.
 void localizeCounters(llvm::Function &L, llvm::Value *ctx, llvm::Function &K);
+/// Loop metadata !{!"musa.thread.loop"} on the innermost loop over a block's threads (block
+/// and region loops): SplitThreadGuardsPass looks for it.
+inline constexpr const char *ThreadLoopMD = "musa.thread.loop";
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
 /// Kernels recorded by RetargetToHostPass.
@@ -97,6 +100,11 @@ struct FormBarrierRegionsPass : llvm::PassInfoMixin<FormBarrierRegionsPass> {
 };
 struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+/// Splits thread loops on a bounds test of the thread's index (SplitThreadGuards.cpp); runs
+/// in the host optimiser just before the vectoriser.
+struct SplitThreadGuardsPass : llvm::PassInfoMixin<SplitThreadGuardsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
 /// Runs the passes in order (InstrumentTimingPass only if `instrument`). Returns an error
