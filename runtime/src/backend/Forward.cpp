@@ -150,10 +150,13 @@ musaError_t musaGetDeviceProperties(musaDeviceProp *prop, int device) {
   int cuDevice = 0;
   if (musaError_t e = callDriver("DeviceGet", &cuDevice, device))
     return e;
-  callDriver("DeviceGetName", prop->name, int(sizeof prop->name), cuDevice);
-  size_t total = 0;
-  callDriver("DeviceTotalMem", &total, cuDevice);
-  callDriver("DeviceGetUuid", &prop->uuid, cuDevice);
+  size_t total = 0; // name, memory and UUID where the driver has them (a fake may not)
+  if (t.driverSymbol("DeviceGetName"))
+    callDriver("DeviceGetName", prop->name, int(sizeof prop->name), cuDevice);
+  if (t.driverSymbol("DeviceTotalMem"))
+    callDriver("DeviceTotalMem", &total, cuDevice);
+  if (t.driverSymbol("DeviceGetUuid"))
+    callDriver("DeviceGetUuid", static_cast<void *>(&prop->uuid), cuDevice);
   prop->totalGlobalMem = total;
   prop->minor = attr(musaDevAttrComputeCapabilityMinor);
   prop->sharedMemPerBlock = size_t(attr(musaDevAttrMaxSharedMemoryPerBlock));
