@@ -86,14 +86,18 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
     auto fn = reinterpret_cast<CoLaunch>(t.driverSymbol("LaunchCooperativeKernel"));
     if (!fn)
       return t.missing("LaunchCooperativeKernel");
-    return t.driverError(fn(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                            unsigned(sharedMem), s, args));
+    musaError_t e = t.driverError(fn(function, grid.x, grid.y, grid.z, block.x, block.y,
+                                     block.z, unsigned(sharedMem), s, args));
+    return e == musaErrorInvalidValue ? musaErrorInvalidConfiguration : e;
   }
   auto fn = reinterpret_cast<Launch>(t.driverSymbol("LaunchKernel"));
   if (!fn)
     return t.missing("LaunchKernel");
-  return t.driverError(fn(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                          unsigned(sharedMem), s, args, nullptr));
+  musaError_t e = t.driverError(fn(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                   unsigned(sharedMem), s, args, nullptr));
+  // The driver calls a bad shape an invalid value; the runtime API (cudart, and ours) calls
+  // it an invalid configuration.
+  return e == musaErrorInvalidValue ? musaErrorInvalidConfiguration : e;
 }
 
 /// A padded out-buffer for target structs that may have grown (CUDA 13 added reserved fields).
@@ -256,7 +260,12 @@ musaError_t musaGetSymbolSize(size_t *size, const void *symbol) {
   return t.variable(symbol, address, *size);
 }
 namespace {
-musaError_t symbolCopy(const void *symbol, size_t count, size_t offset, char *&address) {
+musaError_t symbolCopy(const void *symbol, size_t count, size_t offset, char *&address,
+                       musaMemcpyKind kind, bool toSymbol) {
+  // As the runtime API: the symbol's side is the device.
+  musaMemcpyKind allowed = toSymbol ? musaMemcpyHostToDevice : musaMemcpyDeviceToHost;
+  if (kind != allowed && kind != musaMemcpyDeviceToDevice && kind != musaMemcpyDefault)
+    return musaErrorInvalidMemcpyDirection;
   void *base = nullptr;
   size_t size = 0;
   if (musaError_t e = Target::get().variable(symbol, base, size))
@@ -271,7 +280,7 @@ musaError_t musaMemcpyToSymbol(const void *symbol, const void *src, size_t count
                                musaMemcpyKind kind) {
   MUSA_READY;
   char *address = nullptr;
-  if (musaError_t e = symbolCopy(symbol, count, offset, address))
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, true))
     return e;
   return callRuntime("Memcpy", static_cast<void *>(address), src, count, int(kind));
 }
@@ -279,7 +288,7 @@ musaError_t musaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
                                  musaMemcpyKind kind) {
   MUSA_READY;
   char *address = nullptr;
-  if (musaError_t e = symbolCopy(symbol, count, offset, address))
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, false))
     return e;
   return callRuntime("Memcpy", dst, static_cast<const void *>(address), count, int(kind));
 }
@@ -287,7 +296,7 @@ musaError_t musaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
                                     size_t offset, musaMemcpyKind kind, musaStream_t stream) {
   MUSA_READY;
   char *address = nullptr;
-  if (musaError_t e = symbolCopy(symbol, count, offset, address))
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, true))
     return e;
   return callRuntime("MemcpyAsync", static_cast<void *>(address), src, count, int(kind),
                      toTarget(stream));
@@ -296,7 +305,7 @@ musaError_t musaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
                                       musaMemcpyKind kind, musaStream_t stream) {
   MUSA_READY;
   char *address = nullptr;
-  if (musaError_t e = symbolCopy(symbol, count, offset, address))
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, false))
     return e;
   return callRuntime("MemcpyAsync", dst, static_cast<const void *>(address), count, int(kind),
                      toTarget(stream));
@@ -545,6 +554,16 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t stream, musaStreamCaptureStatu
     return callRuntime("StreamGetCaptureInfo", toTarget(stream), status, id, graph, deps,
                        static_cast<const musaGraphEdgeData **>(nullptr), numDeps);
   return callRuntime("StreamGetCaptureInfo", toTarget(stream), status, id, graph, deps, numDeps);
+}
+/// The guide's one-argument form over CUDA's (stream, status*).
+musaError_t musaStreamIsCapturing(musaStream_t stream) {
+  MUSA_READY;
+  int status = 0;
+  if (musaError_t e = callRuntime("StreamIsCapturing", toTarget(stream), &status))
+    return e;
+  return status == musaStreamCaptureStatusActive        ? musaSuccess
+         : status == musaStreamCaptureStatusInvalidated ? musaErrorStreamCaptureInvalidated
+                                                        : musaErrorInvalidValue;
 }
 musaError_t musaStreamUpdateCaptureDependencies(musaStream_t stream, musaGraphNode_t *deps,
                                                 size_t numDeps, unsigned int flags) {

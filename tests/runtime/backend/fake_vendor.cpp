@@ -100,6 +100,11 @@ EXPORT int RT(MemcpyAsync)(void *dst, const void *src, size_t n, int kind, void 
   std::memcpy(dst, src, n);
   return Success;
 }
+EXPORT int RT(Memset)(void *p, int value, size_t n) {
+  note(RT_PREFIX "Memset %zu", n);
+  std::memset(p, value, n);
+  return Success;
+}
 EXPORT int RT(StreamCreate)(void **s) {
   static int streams;
   *s = &streams;
@@ -197,5 +202,8 @@ EXPORT int DRV(LaunchKernel)(void *f, unsigned gx, unsigned gy, unsigned gz, uns
   for (unsigned long i = 0; i < (unsigned long)gx * bx; ++i)
     if (long(i) < n)
       data[i] += 1 + bias;
+  // A wrong element on request: differential mode must report it.
+  if (const char *wrong = std::getenv("FAKE_VENDOR_WRONG"); wrong && std::atoi(wrong) < n)
+    data[std::atoi(wrong)] += 100;
   return 0;
 }
