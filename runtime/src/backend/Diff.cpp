@@ -98,16 +98,16 @@ bool sameWord(uint32_t a, uint32_t b) {
 
 /// Elapsed time of `work` on the simulator's default stream, in microseconds (simulated time
 /// under the timing model), or -1.
-template <class Work> float simTimed(Work &&work, musaError_t &result) {
+template <class Work> float simTimed(musaStream_t stream, Work &&work, musaError_t &result) {
   SimulatorScope scope;
   musaEvent_t a = nullptr, b = nullptr;
   bool timed = ::musaEventCreate(&a) == musaSuccess && ::musaEventCreate(&b) == musaSuccess;
   if (timed)
-    ::musaEventRecord(a, nullptr);
+    ::musaEventRecord(a, stream);
   result = work();
   float ms = -1;
   if (timed) {
-    ::musaEventRecord(b, nullptr);
+    ::musaEventRecord(b, stream);
     ::musaEventSynchronize(b);
     if (::musaEventElapsedTime(&ms, a, b) != musaSuccess)
       ms = -1;
@@ -265,7 +265,15 @@ musaError_t musaStreamSynchronize(musaStream_t stream) {
 musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                              size_t sharedMem, musaStream_t stream) {
   std::vector<uint32_t> sizes;
-  if (musaError_t e = FatBinaryRegistry::get().kernelParamSizes(func, sizes)) {
+  musaStreamCaptureStatus capture = musaStreamCaptureStatusNone;
+  {
+    SimulatorScope scope;
+    ::musaStreamGetCaptureInfo(stream, &capture);
+    ::musaGetLastError();
+  }
+  // Captured launches belong to the simulator's graph (graphs are not mirrored).
+  if (capture != musaStreamCaptureStatusNone ||
+      FatBinaryRegistry::get().kernelParamSizes(func, sizes)) {
     SimulatorScope scope;
     return ::musaLaunchKernel(func, grid, block, args, sharedMem, stream);
   }
@@ -299,7 +307,7 @@ musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
   }
   musaError_t simResult, hwResult;
   float simUs = simTimed(
-      [&] { return ::musaLaunchKernel(func, grid, block, args, sharedMem, stream); }, simResult);
+      stream, [&] { return ::musaLaunchKernel(func, grid, block, args, sharedMem, stream); }, simResult);
   float hwUs = hwTimed(
       [&] {
         return fwd::musaLaunchKernel(func, grid, block, hwArgs.data(), sharedMem, nullptr);
