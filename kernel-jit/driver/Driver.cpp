@@ -8,7 +8,9 @@
 // and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
 // such images of a program into one module, so a kernel may call a __device__ function
 // defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings work too: `-arch=`/
-// `--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA architecture),
+// `--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA architecture and,
+// for sm_70 and newer, adds PTX for that GPU beside the bitcode: the hardware backend's device
+// code, see MUSA_SIM_PTX_ARCH),
 // `-Xcompiler a,b` and `--compiler-options` (host code only), `-Xlinker`, `--std=`,
 // `--use_fast_math` (device code: contraction, reciprocal and approximate math, and
 // __USE_FAST_MATH__ defined), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
@@ -56,6 +58,10 @@ struct Options {
   bool verbose = false;
   unsigned arch = 22; // mp_22 unless told otherwise
   bool relocatable = false;
+  /// sm_NN for NVIDIA PTX beside the bitcode (the hardware backend's device code): from
+  /// nvcc's -arch=sm_NN / --gpu-architecture=sm_NN / --cuda-gpu-arch=sm_NN, or from
+  /// MUSA_SIM_PTX_ARCH; 0 for none (the default: it adds a second device compile).
+  unsigned ptxSm = 0;
 };
 
 struct Paths {
@@ -163,9 +169,15 @@ bool parse(int argc, char **argv, Options &o, int &status) {
         name = a.substr(a.find('=') + 1);
       else if (!value(name))
         return (status = usage((a + " needs an architecture").c_str())), false;
-      bool nvccSpelling = a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0;
-      if (nvccSpelling && isCudaArchName(name))
+      bool nvccSpelling = a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0 ||
+                          a.rfind("--cuda-gpu-arch", 0) == 0;
+      if (nvccSpelling && isCudaArchName(name)) {
+        // sm_90 / compute_90: PTX for that GPU goes beside the bitcode (hardware backend).
+        size_t digits = name.find('_');
+        if (digits != std::string::npos && std::atoi(name.c_str() + digits + 1) >= 70)
+          o.ptxSm = unsigned(std::atoi(name.c_str() + digits + 1));
         continue;
+      }
       unsigned arch = parseArch(name);
       if (!arch)
         return (status = usage(("unknown MUSA architecture '" + name +
@@ -253,7 +265,7 @@ bool parse(int argc, char **argv, Options &o, int &status) {
   return true;
 }
 
-int run(const std::vector<std::string> &args, bool verbose) {
+int run(const std::vector<std::string> &args, bool verbose, bool quiet = false) {
   if (verbose) {
     for (const std::string &a : args)
       std::fprintf(stderr, "%s ", a.c_str());
@@ -287,7 +299,8 @@ int run(const std::vector<std::string> &args, bool verbose) {
         continue;
       break;
     }
-    fwrite(buffer, 1, size_t(n), stderr);
+    if (!quiet || verbose)
+      fwrite(buffer, 1, size_t(n), stderr);
     diagnostics.append(buffer, size_t(n));
   }
   close(pipeFds[0]);
@@ -339,6 +352,28 @@ int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
   // The architecture and -rdc travel in the header's flags field.
   reinterpret_cast<musa::jit::FatBinaryHeader *>(fat.data())->flags =
       o.arch | (o.relocatable ? musa::jit::FatBinaryRelocatable : 0);
+  if (o.ptxSm && !o.relocatable) {
+    // The hardware pass: the same source as NVPTX for sm_NN, with __MUSA_SIM_HW__ so the
+    // device headers use NVPTX builtins where the simulator has its own (warps, barriers).
+    std::vector<std::string> ptxPass = commonCuda(p, o);
+    for (std::string &a : ptxPass)
+      if (a == "--cuda-gpu-arch=sm_70")
+        a = "--cuda-gpu-arch=sm_" + std::to_string(o.ptxSm);
+    ptxPass.insert(ptxPass.end(), o.deviceFlags.begin(), o.deviceFlags.end());
+    ptxPass.insert(ptxPass.end(), {"-O3", "--cuda-device-only", "-D__MUSA_SIM_HW__",
+                                   "-D__MUSA_ARCH__=" + std::to_string(o.arch * 10), "-S", src,
+                                   "-o", stem + ".ptx"});
+    std::string ptx;
+    if (run(ptxPass, o.verbose, /*quiet=*/true) == 0 && readFile(stem + ".ptx", ptx))
+      musa::jit::appendPtxSection(fat, ptx, o.ptxSm);
+    else
+      std::fprintf(stderr, "musa-sim-cc: warning: %s: no PTX for sm_%u (the hardware backend "
+                   "cannot run its kernels; the simulator can): the device code does not "
+                   "compile for NVPTX (run with -v to see why)\n", src.c_str(), o.ptxSm);
+  } else if (o.ptxSm) {
+    std::fprintf(stderr, "musa-sim-cc: warning: %s: no PTX with -rdc (the hardware backend "
+                 "does not link relocatable device code yet)\n", src.c_str());
+  }
   std::ofstream out(image, std::ios::binary);
   out.write(fat.data(), std::streamsize(fat.size()));
   if (!out)
@@ -384,6 +419,13 @@ int main(int argc, char **argv) {
   if (!parse(argc, argv, o, status))
     return status;
   Paths paths = locate();
+  if (const char *sm = std::getenv("MUSA_SIM_PTX_ARCH"); sm && *sm && !o.ptxSm) {
+    std::string name = sm;
+    size_t digits = name.find('_');
+    o.ptxSm = unsigned(std::atoi(name.c_str() + (digits == std::string::npos ? 0 : digits + 1)));
+    if (o.ptxSm < 70)
+      return usage(("MUSA_SIM_PTX_ARCH=" + name + ": expected sm_70 or newer").c_str());
+  }
   if (o.compileOnly && !o.output.empty() && o.inputs.size() > 1)
     return usage("-c with -o takes exactly one input");
 

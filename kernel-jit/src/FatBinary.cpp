@@ -45,4 +45,40 @@ FatBinaryParse parseFatBinary(const void *data, uint64_t limit) {
   return {FatBinaryView{payload, header.payloadHash}, {}};
 }
 
+void appendPtxSection(std::string &container, std::string_view ptx, unsigned sm) {
+  PtxSectionHeader section{};
+  std::memcpy(section.magic, "PTX", 4);
+  section.sm = sm;
+  section.size = ptx.size() + 1; // with its NUL: cuModuleLoadData reads PTX as a C string
+  std::string text(ptx);
+  text.push_back('\0');
+  section.hash = fnv1a(text);
+  container.append(reinterpret_cast<const char *>(&section), sizeof section);
+  container.append(text);
+  reinterpret_cast<FatBinaryHeader *>(container.data())->flags |= FatBinaryHasPtx;
+}
+
+std::optional<PtxSection> findPtxSection(const void *data, uint64_t limit) {
+  FatBinaryParse parsed = parseFatBinary(data, limit);
+  if (!parsed.view)
+    return std::nullopt;
+  FatBinaryHeader header;
+  std::memcpy(&header, data, sizeof header);
+  if (!(header.flags & FatBinaryHasPtx))
+    return std::nullopt;
+  uint64_t at = sizeof header + header.payloadSize;
+  if (limit - at < sizeof(PtxSectionHeader))
+    return std::nullopt;
+  PtxSectionHeader section;
+  std::memcpy(&section, static_cast<const char *>(data) + at, sizeof section);
+  if (std::memcmp(section.magic, "PTX", 4) != 0 || section.size == 0 ||
+      section.size > FatBinaryMaxPayload || section.size > limit - at - sizeof section)
+    return std::nullopt;
+  std::string_view text(static_cast<const char *>(data) + at + sizeof section, section.size);
+  if (fnv1a(text) != section.hash || text.back() != '\0')
+    return std::nullopt;
+  text.remove_suffix(1);
+  return PtxSection{text, section.sm};
+}
+
 } // namespace musa::jit

@@ -7,7 +7,33 @@
 #include "musa_runtime.h"
 
 #if defined(__CUDA__)
+#if defined(__MUSA_SIM_HW__)
+/* The hardware pass: a grid barrier of our own (a cooperative launch makes every block
+ * resident): block leaders count arrivals; the last one resets the count and advances the
+ * generation the others wait on. */
+__device__ __attribute__((weak)) unsigned int __musa_hw_grid_barrier[2];
+static __device__ __forceinline__ void __musa_sim_grid_sync(void) {
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    volatile unsigned int *generation = &__musa_hw_grid_barrier[1];
+    unsigned int seen = *generation;
+    __threadfence();
+    unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+    if (atomicAdd(&__musa_hw_grid_barrier[0], 1u) == blocks - 1) {
+      atomicExch(&__musa_hw_grid_barrier[0], 0u);
+      __threadfence();
+      atomicAdd(&__musa_hw_grid_barrier[1], 1u);
+    } else {
+      while (*generation == seen) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+#else
 extern "C" __device__ void __musa_sim_grid_sync(void);
+#endif
 namespace cooperative_groups {
 
 #define __MUSA_CG __device__ __forceinline__

@@ -34,8 +34,13 @@ __MUSA_SREG_STRUCT(__musa_gridDim_t, __nvvm_read_ptx_sreg_nctaid_x,
                    __nvvm_read_ptx_sreg_nctaid_y, __nvvm_read_ptx_sreg_nctaid_z);
 
 /* Not llvm.nvvm.read.ptx.sreg.warpsize: LLVM folds that to 32 in the device pass. This
- * opaque call is lowered by kernel-jit to a read of the profile's warp size. */
+ * opaque call is lowered by kernel-jit to a read of the profile's warp size. In the hardware
+ * pass (__MUSA_SIM_HW__: PTX for an NVIDIA GPU, see the driver's -arch=sm_NN) warps are 32. */
+#if defined(__MUSA_SIM_HW__)
+__musa_builtin_inline__ unsigned int __musa_sim_warp_size(void) { return 32; }
+#else
 extern "C" __device__ __attribute__((const)) unsigned int __musa_sim_warp_size(void);
+#endif
 
 struct __musa_warpSize_t {
   __device__ __forceinline__ operator int() const { return (int)__musa_sim_warp_size(); }

@@ -478,9 +478,15 @@ __MUSA_DEV double __hiloint2double(int hi, int lo) {
 }
 
 /* ---- memory fences and read-only loads ------------------------------------------------- */
+#if defined(__MUSA_SIM_HW__) /* NVPTX cannot select a plain fence: its membar builtins */
+__MUSA_DEV void __threadfence_block(void) { __nvvm_membar_cta(); }
+__MUSA_DEV void __threadfence(void) { __nvvm_membar_gl(); }
+__MUSA_DEV void __threadfence_system(void) { __nvvm_membar_sys(); }
+#else
 __MUSA_DEV void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 __MUSA_DEV void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 __MUSA_DEV void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#endif
 template <class T> __MUSA_DEV T __ldg(const T *p) { return *p; }
 template <class T> __MUSA_DEV T __ldcg(const T *p) { return *p; }
 template <class T> __MUSA_DEV T __ldca(const T *p) { return *p; }
@@ -564,12 +570,58 @@ __MUSA_ATOMIC_CAS(_system)
  * Lowered to the simulator's warp exchange: lanes named by the mask meet, exchange values and
  * continue together. On 128-lane warps a mask bit names a lane in each 32-lane quarter and
  * mask-valued results report the caller's quarter (musa/sim/WarpCollective.h). */
+#if !defined(__MUSA_SIM_HW__)
 extern "C" {
 __device__ unsigned long long __musa_sim_warp(unsigned op, unsigned mask, unsigned long long value,
                                               int arg, int width);
 __device__ int __musa_sim_barrier_reduce(unsigned op, int predicate);
 __device__ unsigned __musa_sim_active_mask(void);
 }
+#else
+/* The hardware pass (PTX for an NVIDIA GPU): the same operations as NVPTX builtins, on 32-lane
+ * warps. `op` is a constant after inlining, so each call folds to one instruction sequence. */
+static __device__ __forceinline__ unsigned __musa_hw_shfl(unsigned op, unsigned mask, unsigned v,
+                                                          int arg, int width) {
+  int c = (32 - width) << 8;
+  switch (op) {
+  case 1: return (unsigned)__nvvm_shfl_sync_idx_i32(mask, (int)v, arg, c | 0x1f);
+  case 2: return (unsigned)__nvvm_shfl_sync_up_i32(mask, (int)v, arg, c);
+  case 3: return (unsigned)__nvvm_shfl_sync_down_i32(mask, (int)v, arg, c | 0x1f);
+  default: return (unsigned)__nvvm_shfl_sync_bfly_i32(mask, (int)v, arg, c | 0x1f);
+  }
+}
+static __device__ __forceinline__ unsigned long long
+__musa_sim_warp(unsigned op, unsigned mask, unsigned long long value, int arg, int width) {
+  switch (op) {
+  case 0: __nvvm_bar_warp_sync(mask); return 0;
+  case 1: case 2: case 3: case 4: {
+    unsigned lo = __musa_hw_shfl(op, mask, (unsigned)value, arg, width);
+    unsigned hi = __musa_hw_shfl(op, mask, (unsigned)(value >> 32), arg, width);
+    return ((unsigned long long)hi << 32) | lo;
+  }
+  case 5: return __nvvm_vote_ballot_sync(mask, value != 0);
+  case 6: return __nvvm_vote_any_sync(mask, value != 0);
+  case 7: return __nvvm_vote_all_sync(mask, value != 0);
+  case 8: return __nvvm_match_any_sync_i64(mask, (long long)value);
+  case 9: { int pred; return __nvvm_match_all_sync_i64p(mask, (long long)value, &pred); }
+  case 10: return (unsigned)__nvvm_redux_sync_add((int)value, mask);
+  case 11: return (unsigned)__nvvm_redux_sync_umin((unsigned)value, mask);
+  case 12: return (unsigned)__nvvm_redux_sync_umax((unsigned)value, mask);
+  case 13: return (unsigned)__nvvm_redux_sync_min((int)value, mask);
+  case 14: return (unsigned)__nvvm_redux_sync_max((int)value, mask);
+  case 15: return (unsigned)__nvvm_redux_sync_and((int)value, mask);
+  case 16: return (unsigned)__nvvm_redux_sync_or((int)value, mask);
+  default: return (unsigned)__nvvm_redux_sync_xor((int)value, mask);
+  }
+}
+static __device__ __forceinline__ int __musa_sim_barrier_reduce(unsigned op, int predicate) {
+  return op == 0 ? __nvvm_bar0_popc(predicate) : op == 1 ? __nvvm_bar0_and(predicate)
+                                                          : __nvvm_bar0_or(predicate);
+}
+static __device__ __forceinline__ unsigned __musa_sim_active_mask(void) {
+  return __nvvm_activemask();
+}
+#endif
 template <class T> __MUSA_DEV unsigned long long __musa_bits(T v) {
   static_assert(sizeof(T) <= 8, "warp values are at most 64 bits");
   unsigned long long bits = 0;
@@ -646,7 +698,11 @@ __MUSA_DEV void musaGraphSetConditional(unsigned long long handle, unsigned int 
 /* ---- clocks ------------------------------------------------------------------------------
  * Device cycles at the profile's clock rate and nanoseconds (host time until the timing model
  * provides simulated time). */
+#if defined(__MUSA_SIM_HW__)
+__MUSA_DEV void __musa_sim_nanosleep(unsigned int ns) { __nvvm_nanosleep(ns); }
+#else
 extern "C" __device__ void __musa_sim_nanosleep(unsigned int ns);
+#endif
 __MUSA_DEV long long clock64(void) { return (long long)__nvvm_read_ptx_sreg_clock64(); }
 __MUSA_DEV clock_t clock(void) { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 __MUSA_DEV unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }

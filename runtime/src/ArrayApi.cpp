@@ -1,5 +1,6 @@
 // MUSA arrays: allocation, queries and copies to and from them.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Arrays.h"
 #include "MemoryTransfer.h"
 #include "Runtime.h"
@@ -143,17 +144,20 @@ musaChannelFormatDesc musaCreateChannelDesc(int x, int y, int z, int w,
 
 musaError_t musaMallocArray(musaArray_t *array, const musaChannelFormatDesc *desc, size_t width,
                             size_t height, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaMallocArray, array, desc, width, height, flags);
   return apiCall([&] { return createArray(array, desc, width, height, 1, flags); });
 }
 
 musaError_t musaMalloc3DArray(musaArray_t *array, const musaChannelFormatDesc *desc,
                               musaExtent extent, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaMalloc3DArray, array, desc, extent, flags);
   return apiCall([&] {
     return createArray(array, desc, extent.width, extent.height, extent.depth, flags);
   });
 }
 
 musaError_t musaFreeArray(musaArray_t handle) {
+  MUSA_BACKEND_HOOK(musaFreeArray, handle);
   return apiCall([&] {
     if (!handle)
       return musaSuccess;
@@ -175,6 +179,7 @@ musaError_t musaFreeArray(musaArray_t handle) {
 
 musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
                              unsigned int *flags, musaArray_t handle) {
+  MUSA_BACKEND_HOOK(musaArrayGetInfo, desc, extent, flags, handle);
   return apiCall([&] {
     std::shared_ptr<musaArray> a = resolveArray(handle);
     if (!a)
@@ -193,6 +198,7 @@ musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
 musaError_t musaMemcpy2DToArray(musaArray_t dst, size_t wOffset, size_t hOffset,
                                 const void *src, size_t spitch, size_t width, size_t height,
                                 enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DToArray, dst, wOffset, hOffset, src, spitch, width, height, kind);
   return apiCall([&] {
     if (!toDeviceKind(kind))
       return musaErrorInvalidMemcpyDirection;
@@ -207,6 +213,7 @@ musaError_t musaMemcpy2DToArray(musaArray_t dst, size_t wOffset, size_t hOffset,
 musaError_t musaMemcpy2DFromArray(void *dst, size_t dpitch, musaArray_const_t src,
                                   size_t wOffset, size_t hOffset, size_t width, size_t height,
                                   enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DFromArray, dst, dpitch, src, wOffset, hOffset, width, height, kind);
   return apiCall([&] {
     if (!fromDeviceKind(kind))
       return musaErrorInvalidMemcpyDirection;
@@ -220,6 +227,7 @@ musaError_t musaMemcpy2DFromArray(void *dst, size_t dpitch, musaArray_const_t sr
 
 musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                               size_t count, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpyToArray, dst, wOffset, hOffset, src, count, kind);
   return apiCall([&] {
     if (!toDeviceKind(kind))
       return musaErrorInvalidMemcpyDirection;
@@ -232,6 +240,7 @@ musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, c
 
 musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpyFromArray, dst, src, wOffset, hOffset, count, kind);
   return apiCall([&] {
     if (!fromDeviceKind(kind))
       return musaErrorInvalidMemcpyDirection;

@@ -1,5 +1,6 @@
 // Stream capture entry points and the capture bookkeeping every submission path consults.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Capture.h"
 #include "GraphWork.h"
 
@@ -260,6 +261,7 @@ musaError_t musaStreamBeginCaptureToGraph(musaStream_t handle, musaGraph_t graph
                                           const musaGraphNode_t *deps,
                                           const musaGraphEdgeData *edgeData, size_t numDeps,
                                           enum musaStreamCaptureMode mode) {
+  MUSA_BACKEND_HOOK(musaStreamBeginCaptureToGraph, handle, graph, deps, edgeData, numDeps, mode);
   return apiCall([&] {
     graph::Graph *into = findUserGraph(graph);
     if (!into || (numDeps && !deps))
@@ -272,6 +274,7 @@ musaError_t musaStreamBeginCaptureToGraph(musaStream_t handle, musaGraph_t graph
 
 musaError_t musaStreamUpdateCaptureDependencies(musaStream_t handle, musaGraphNode_t *deps,
                                                 size_t numDeps, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamUpdateCaptureDependencies, handle, deps, numDeps, flags);
   return apiCall([&] {
     if (flags > musaStreamSetCaptureDependencies || (numDeps && !deps))
       return musaErrorInvalidValue;
@@ -298,6 +301,7 @@ musaError_t musaStreamUpdateCaptureDependencies(musaStream_t handle, musaGraphNo
 }
 
 musaError_t musaThreadExchangeStreamCaptureMode(enum musaStreamCaptureMode *mode) {
+  MUSA_BACKEND_HOOK(musaThreadExchangeStreamCaptureMode, mode);
   return apiCall([&] {
     if (!mode || *mode < musaStreamCaptureModeGlobal || *mode > musaStreamCaptureModeRelaxed)
       return musaErrorInvalidValue;
@@ -308,10 +312,12 @@ musaError_t musaThreadExchangeStreamCaptureMode(enum musaStreamCaptureMode *mode
 }
 
 musaError_t musaStreamBeginCapture(musaStream_t handle, enum musaStreamCaptureMode mode) {
+  MUSA_BACKEND_HOOK(musaStreamBeginCapture, handle, mode);
   return apiCall([&] { return beginCapture(handle, mode, nullptr, nullptr, nullptr, 0); });
 }
 
 musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
+  MUSA_BACKEND_HOOK(musaStreamEndCapture, handle, graphOut);
   return apiCall([&] {
     if (!graphOut)
       return musaErrorInvalidValue;
@@ -352,6 +358,7 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
 musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCaptureStatus *status,
                                      unsigned long long *id, musaGraph_t *graph,
                                      const musaGraphNode_t **deps, size_t *numDeps) {
+  MUSA_BACKEND_HOOK(musaStreamGetCaptureInfo, handle, status, id, graph, deps, numDeps);
   return apiCall([&] {
     if (!status)
       return musaErrorInvalidValue;
@@ -380,6 +387,7 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCapture
 
 /// The guide's one-argument form (spec/DECISIONS.md, 11).
 musaError_t musaStreamIsCapturing(musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaStreamIsCapturing, handle);
   return apiCall([&] {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)

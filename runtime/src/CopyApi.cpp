@@ -1,5 +1,6 @@
 // Copy and memset entry points: 1D, 2D, 3D (linear memory and arrays), peer, async forms.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Arrays.h"
 #include "MemoryTransfer.h"
 #include "Runtime.h"
@@ -144,17 +145,20 @@ musaError_t set3D(musaPitchedPtr p, int value, musaExtent e, musaStream_t stream
 extern "C" {
 
 musaError_t musaMemcpy(void *dst, const void *src, size_t count, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpy, dst, src, count, kind);
   return apiCall([&] { return transferCopy(dst, count, src, count, count, 1, kind, 0, false); });
 }
 
 musaError_t musaMemcpyAsync(void *dst, const void *src, size_t count, enum musaMemcpyKind kind,
                             musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyAsync, dst, src, count, kind, stream);
   return apiCall(
       [&] { return transferCopy(dst, count, src, count, count, 1, kind, stream, true); });
 }
 
 musaError_t musaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpy2D, dst, dpitch, src, spitch, width, height, kind);
   return apiCall(
       [&] { return transferCopy(dst, dpitch, src, spitch, width, height, kind, 0, false); });
 }
@@ -162,51 +166,62 @@ musaError_t musaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 musaError_t musaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, enum musaMemcpyKind kind,
                               musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DAsync, dst, dpitch, src, spitch, width, height, kind, stream);
   return apiCall(
       [&] { return transferCopy(dst, dpitch, src, spitch, width, height, kind, stream, true); });
 }
 
 musaError_t musaMemcpy3D(const struct musaMemcpy3DParms *p) {
+  MUSA_BACKEND_HOOK(musaMemcpy3D, p);
   return apiCall([&] { return copy3D(p, 0, false); });
 }
 
 musaError_t musaMemcpy3DAsync(const struct musaMemcpy3DParms *p, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpy3DAsync, p, stream);
   return apiCall([&] { return copy3D(p, stream, true); });
 }
 
 musaError_t musaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                            size_t count) {
+  MUSA_BACKEND_HOOK(musaMemcpyPeer, dst, dstDevice, src, srcDevice, count);
   return apiCall([&] { return copyPeer(dst, dstDevice, src, srcDevice, count, 0, false); });
 }
 
 musaError_t musaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                 size_t count, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyPeerAsync, dst, dstDevice, src, srcDevice, count, stream);
   return apiCall([&] { return copyPeer(dst, dstDevice, src, srcDevice, count, stream, true); });
 }
 
 musaError_t musaMemset(void *devPtr, int value, size_t count) {
+  MUSA_BACKEND_HOOK(musaMemset, devPtr, value, count);
   return apiCall([&] { return transferSet(devPtr, count, value, count, 1, 0, false); });
 }
 
 musaError_t musaMemsetAsync(void *devPtr, int value, size_t count, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemsetAsync, devPtr, value, count, stream);
   return apiCall([&] { return transferSet(devPtr, count, value, count, 1, stream, true); });
 }
 
 musaError_t musaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
+  MUSA_BACKEND_HOOK(musaMemset2D, devPtr, pitch, value, width, height);
   return apiCall([&] { return transferSet(devPtr, pitch, value, width, height, 0, false); });
 }
 
 musaError_t musaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
                               size_t height, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemset2DAsync, devPtr, pitch, value, width, height, stream);
   return apiCall([&] { return transferSet(devPtr, pitch, value, width, height, stream, true); });
 }
 
 musaError_t musaMemset3D(struct musaPitchedPtr p, int value, struct musaExtent extent) {
+  MUSA_BACKEND_HOOK(musaMemset3D, p, value, extent);
   return apiCall([&] { return set3D(p, value, extent, 0, false); });
 }
 
 musaError_t musaMemset3DAsync(struct musaPitchedPtr p, int value, struct musaExtent extent,
                               musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemset3DAsync, p, value, extent, stream);
   return apiCall([&] { return set3D(p, value, extent, stream, true); });
 }
 

@@ -1,5 +1,6 @@
 // Device management entry points.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Arrays.h"
 #include "Capture.h"
 #include "Runtime.h"
@@ -74,6 +75,7 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
 } // namespace
 
 extern "C" musaError_t musaGetDeviceCount(int *count) {
+  MUSA_BACKEND_HOOK(musaGetDeviceCount, count);
   return apiCall([&] {
     if (!count)
       return musaErrorInvalidValue;
@@ -83,6 +85,7 @@ extern "C" musaError_t musaGetDeviceCount(int *count) {
 }
 
 extern "C" musaError_t musaGetDeviceProperties(musaDeviceProp *prop, int device) {
+  MUSA_BACKEND_HOOK(musaGetDeviceProperties, prop, device);
   return apiCall([&] {
     if (!prop)
       return musaErrorInvalidValue;
@@ -95,6 +98,7 @@ extern "C" musaError_t musaGetDeviceProperties(musaDeviceProp *prop, int device)
 }
 
 extern "C" musaError_t musaSetDevice(int device) {
+  MUSA_BACKEND_HOOK(musaSetDevice, device);
   return apiCall([&] {
     if (!Runtime::get().device(device))
       return Runtime::get().deviceCount() ? musaErrorInvalidDevice : noDevice();
@@ -104,6 +108,7 @@ extern "C" musaError_t musaSetDevice(int device) {
 }
 
 extern "C" musaError_t musaGetDevice(int *device) {
+  MUSA_BACKEND_HOOK(musaGetDevice, device);
   return apiCall([&] {
     if (!device)
       return musaErrorInvalidValue;
@@ -115,6 +120,7 @@ extern "C" musaError_t musaGetDevice(int *device) {
 }
 
 extern "C" musaError_t musaDeviceSynchronize(void) {
+  MUSA_BACKEND_HOOK(musaDeviceSynchronize);
   return apiCall([&] {
     Device *d = Runtime::get().currentDevice();
     if (!d)
@@ -132,6 +138,7 @@ extern "C" musaError_t musaDeviceSynchronize(void) {
 }
 
 extern "C" musaError_t musaDeviceReset(void) {
+  MUSA_BACKEND_HOOK(musaDeviceReset);
   return apiCall([&] {
     Device *d = Runtime::get().currentDevice();
     if (!d)
@@ -145,6 +152,7 @@ extern "C" musaError_t musaDeviceReset(void) {
 }
 
 extern "C" musaError_t musaMemGetInfo(size_t *free, size_t *total) {
+  MUSA_BACKEND_HOOK(musaMemGetInfo, free, total);
   return apiCall([&] {
     if (!free || !total)
       return musaErrorInvalidValue;
@@ -168,10 +176,12 @@ musaError_t reportVersion(int *version) {
 
 // The simulated driver and the runtime are one library of one version.
 extern "C" musaError_t musaDriverGetVersion(int *version) {
+  MUSA_BACKEND_HOOK(musaDriverGetVersion, version);
   return apiCall([&] { return reportVersion(version); });
 }
 
 extern "C" musaError_t musaRuntimeGetVersion(int *version) {
+  MUSA_BACKEND_HOOK(musaRuntimeGetVersion, version);
   return apiCall([&] { return reportVersion(version); });
 }
 
@@ -266,6 +276,7 @@ constexpr unsigned KnownDeviceFlags = musaDeviceScheduleSpin | musaDeviceSchedul
 } // namespace
 
 extern "C" musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peer) {
+  MUSA_BACKEND_HOOK(musaDeviceCanAccessPeer, canAccessPeer, device, peer);
   return apiCall([&] {
     if (!canAccessPeer)
       return musaErrorInvalidValue;
@@ -278,6 +289,7 @@ extern "C" musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, i
 }
 
 extern "C" musaError_t musaDeviceEnablePeerAccess(int peer, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaDeviceEnablePeerAccess, peer, flags);
   return apiCall([&] {
     Device *d = Runtime::get().currentDevice();
     if (!d)
@@ -292,6 +304,7 @@ extern "C" musaError_t musaDeviceEnablePeerAccess(int peer, unsigned int flags) 
 }
 
 extern "C" musaError_t musaDeviceDisablePeerAccess(int peer) {
+  MUSA_BACKEND_HOOK(musaDeviceDisablePeerAccess, peer);
   return apiCall([&] {
     Device *d = Runtime::get().currentDevice();
     if (!d)
@@ -304,6 +317,7 @@ extern "C" musaError_t musaDeviceDisablePeerAccess(int peer) {
 }
 
 extern "C" musaError_t musaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  MUSA_BACKEND_HOOK(musaDeviceGetPCIBusId, pciBusId, len, device);
   return apiCall([&] {
     if (!pciBusId || len <= 0)
       return musaErrorInvalidValue;
@@ -319,6 +333,7 @@ extern "C" musaError_t musaDeviceGetPCIBusId(char *pciBusId, int len, int device
 }
 
 extern "C" musaError_t musaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  MUSA_BACKEND_HOOK(musaDeviceGetByPCIBusId, device, pciBusId);
   return apiCall([&] {
     if (!device || !pciBusId)
       return musaErrorInvalidValue;
@@ -339,6 +354,7 @@ extern "C" musaError_t musaDeviceGetByPCIBusId(int *device, const char *pciBusId
 }
 
 extern "C" musaError_t musaDeviceGetUuid(musaUuid_t *uuid, int device) {
+  MUSA_BACKEND_HOOK(musaDeviceGetUuid, uuid, device);
   return apiCall([&] {
     if (!uuid)
       return musaErrorInvalidValue;
@@ -353,6 +369,7 @@ extern "C" musaError_t musaDeviceGetUuid(musaUuid_t *uuid, int device) {
 }
 
 extern "C" musaError_t musaDeviceGetAttribute(int *value, musaDeviceAttr attr, int device) {
+  MUSA_BACKEND_HOOK(musaDeviceGetAttribute, value, attr, device);
   return apiCall([&] {
     if (!value)
       return musaErrorInvalidValue;
@@ -370,6 +387,7 @@ extern "C" musaError_t musaDeviceGetAttribute(int *value, musaDeviceAttr attr, i
 }
 
 extern "C" musaError_t musaSetDeviceFlags(unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaSetDeviceFlags, flags);
   return apiCall([&] {
     Device *d = Runtime::get().currentDevice();
     if (!d)
@@ -384,6 +402,7 @@ extern "C" musaError_t musaSetDeviceFlags(unsigned int flags) {
 }
 
 extern "C" musaError_t musaGetDeviceFlags(unsigned int *flags) {
+  MUSA_BACKEND_HOOK(musaGetDeviceFlags, flags);
   return apiCall([&] {
     if (!flags)
       return musaErrorInvalidValue;

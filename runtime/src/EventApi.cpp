@@ -3,6 +3,7 @@
 // Event times are the simulated time of the record's position in its stream (the timing
 // model), or host wall-clock time when the stream reaches it (MUSA_SIM_TIMING=wall).
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
 #include "GraphWork.h"
@@ -89,6 +90,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
 } // namespace
 
 extern "C" musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaEventCreateWithFlags, event, flags);
   return apiCall([&] {
     if (!event || (flags & ~KnownEventFlags))
       return musaErrorInvalidValue;
@@ -107,15 +109,18 @@ extern "C" musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int
 }
 
 extern "C" musaError_t musaEventCreate(musaEvent_t *event) {
+  MUSA_BACKEND_HOOK(musaEventCreate, event);
   return musaEventCreateWithFlags(event, musaEventDefault);
 }
 
 extern "C" musaError_t musaEventRecord(musaEvent_t event, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaEventRecord, event, stream);
   return apiCall([&] { return record(event, stream, musaEventRecordDefault); });
 }
 
 extern "C" musaError_t musaEventRecordWithFlags(musaEvent_t event, musaStream_t stream,
                                                 unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaEventRecordWithFlags, event, stream, flags);
   // Outside a capture an External record is a plain record (spec/DECISIONS.md, point 9).
   return apiCall([&] { return record(event, stream, flags); });
 }
@@ -133,6 +138,7 @@ bool recordedInCapture(Event &event) {
 } // namespace
 
 extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
+  MUSA_BACKEND_HOOK(musaEventQuery, handle);
   return apiCall([&] {
     std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
@@ -145,6 +151,7 @@ extern "C" musaError_t musaEventQuery(musaEvent_t handle) {
 }
 
 extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
+  MUSA_BACKEND_HOOK(musaEventSynchronize, handle);
   return apiCall([&] {
     std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
@@ -162,6 +169,7 @@ extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
 
 extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
                                             musaEvent_t endHandle) {
+  MUSA_BACKEND_HOOK(musaEventElapsedTime, ms, startHandle, endHandle);
   return apiCall([&] {
     if (!ms)
       return musaErrorInvalidValue;
@@ -182,6 +190,7 @@ extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
 }
 
 extern "C" musaError_t musaEventDestroy(musaEvent_t handle) {
+  MUSA_BACKEND_HOOK(musaEventDestroy, handle);
   return apiCall([&] {
     std::shared_ptr<Event> event = Runtime::get().resolveEvent(handle);
     if (!event)
@@ -194,6 +203,7 @@ extern "C" musaError_t musaEventDestroy(musaEvent_t handle) {
 
 extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_t handle,
                                            unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamWaitEvent, streamHandle, handle, flags);
   return apiCall([&] {
     if (flags & ~unsigned(musaEventWaitExternal))
       return musaErrorInvalidValue;

@@ -5,6 +5,7 @@
 // futex until it is reached); musaSimCreateSemaphoreFd makes either kind, and any process
 // holding the descriptor can import it.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Capture.h"
 #include "GraphWork.h"
 #include "Runtime.h"
@@ -191,6 +192,7 @@ musaError_t setExecNodeWork(musaGraphExec_t exec, musaGraphNode_t node, graph::N
 extern "C" {
 
 musaError_t musaSimCreateSemaphoreFd(int *fd, int timeline) {
+  MUSA_BACKEND_HOOK(musaSimCreateSemaphoreFd, fd, timeline);
   return apiCall([&] {
     if (!fd || (timeline != 0 && timeline != 1))
       return musaErrorInvalidValue;
@@ -221,6 +223,7 @@ musaError_t musaSimCreateSemaphoreFd(int *fd, int timeline) {
 
 musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *out,
                                         const musaExternalSemaphoreHandleDesc *desc) {
+  MUSA_BACKEND_HOOK(musaImportExternalSemaphore, out, desc);
   return apiCall([&] {
     if (!out || !desc || desc->handle.fd < 0)
       return musaErrorInvalidValue;
@@ -249,6 +252,7 @@ musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *out,
 }
 
 musaError_t musaDestroyExternalSemaphore(musaExternalSemaphore_t handle) {
+  MUSA_BACKEND_HOOK(musaDestroyExternalSemaphore, handle);
   return apiCall([&] {
     auto &t = SemaphoreTable::get();
     std::lock_guard lock(t.mutex);
@@ -260,18 +264,21 @@ musaError_t musaDestroyExternalSemaphore(musaExternalSemaphore_t handle) {
 musaError_t musaSignalExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
                                               const musaExternalSemaphoreSignalParams *p,
                                               unsigned int n, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaSignalExternalSemaphoresAsync, sems, p, n, stream);
   return apiCall([&] { return submitSemaphores(sems, p, n, stream, true); });
 }
 
 musaError_t musaWaitExternalSemaphoresAsync(const musaExternalSemaphore_t *sems,
                                             const musaExternalSemaphoreWaitParams *p,
                                             unsigned int n, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaWaitExternalSemaphoresAsync, sems, p, n, stream);
   return apiCall([&] { return submitSemaphores(sems, p, n, stream, false); });
 }
 
 musaError_t musaGraphAddExternalSemaphoresSignalNode(
     musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps, size_t numDeps,
     const musaExternalSemaphoreSignalNodeParams *params) {
+  MUSA_BACKEND_HOOK(musaGraphAddExternalSemaphoresSignalNode, node, g, deps, numDeps, params);
   return apiCall([&] {
     if (!params)
       return musaErrorInvalidValue;
@@ -287,6 +294,7 @@ musaError_t musaGraphAddExternalSemaphoresSignalNode(
 musaError_t musaGraphAddExternalSemaphoresWaitNode(
     musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps, size_t numDeps,
     const musaExternalSemaphoreWaitNodeParams *params) {
+  MUSA_BACKEND_HOOK(musaGraphAddExternalSemaphoresWaitNode, node, g, deps, numDeps, params);
   return apiCall([&] {
     if (!params)
       return musaErrorInvalidValue;
@@ -305,6 +313,7 @@ extern "C" {
 
 musaError_t musaGraphExternalSemaphoresSignalNodeGetParams(
     musaGraphNode_t node, musaExternalSemaphoreSignalNodeParams *out) {
+  MUSA_BACKEND_HOOK(musaGraphExternalSemaphoresSignalNodeGetParams, node, out);
   return apiCall([&] {
     SemaphoreWork *w = semaphoreWork(findGraphNode(node), graph::NodeType::ExtSemaphoreSignal);
     if (!w || !out)
@@ -316,6 +325,7 @@ musaError_t musaGraphExternalSemaphoresSignalNodeGetParams(
 
 musaError_t musaGraphExternalSemaphoresWaitNodeGetParams(
     musaGraphNode_t node, musaExternalSemaphoreWaitNodeParams *out) {
+  MUSA_BACKEND_HOOK(musaGraphExternalSemaphoresWaitNodeGetParams, node, out);
   return apiCall([&] {
     SemaphoreWork *w = semaphoreWork(findGraphNode(node), graph::NodeType::ExtSemaphoreWait);
     if (!w || !out)
@@ -327,6 +337,7 @@ musaError_t musaGraphExternalSemaphoresWaitNodeGetParams(
 
 musaError_t musaGraphExternalSemaphoresSignalNodeSetParams(
     musaGraphNode_t node, const musaExternalSemaphoreSignalNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExternalSemaphoresSignalNodeSetParams, node, p);
   return apiCall([&] {
     graph::Node *n = findGraphNode(node);
     std::unique_ptr<graph::NodeWork> work;
@@ -341,6 +352,7 @@ musaError_t musaGraphExternalSemaphoresSignalNodeSetParams(
 
 musaError_t musaGraphExternalSemaphoresWaitNodeSetParams(
     musaGraphNode_t node, const musaExternalSemaphoreWaitNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExternalSemaphoresWaitNodeSetParams, node, p);
   return apiCall([&] {
     graph::Node *n = findGraphNode(node);
     std::unique_ptr<graph::NodeWork> work;
@@ -355,6 +367,7 @@ musaError_t musaGraphExternalSemaphoresWaitNodeSetParams(
 
 musaError_t musaGraphExecExternalSemaphoresSignalNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node, const musaExternalSemaphoreSignalNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecExternalSemaphoresSignalNodeSetParams, exec, node, p);
   return apiCall([&] {
     std::unique_ptr<graph::NodeWork> work;
     if (!p)
@@ -367,6 +380,7 @@ musaError_t musaGraphExecExternalSemaphoresSignalNodeSetParams(
 
 musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node, const musaExternalSemaphoreWaitNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecExternalSemaphoresWaitNodeSetParams, exec, node, p);
   return apiCall([&] {
     std::unique_ptr<graph::NodeWork> work;
     if (!p)

@@ -33,6 +33,8 @@ void **FatBinaryRegistry::registerFatBinary(const void *wrapper) {
     uint32_t flags = static_cast<const jit::FatBinaryHeader *>(data)->flags;
     image->arch = flags & jit::FatBinaryArchMask;
     image->relocatable = (flags & jit::FatBinaryRelocatable) != 0;
+    if (auto ptx = jit::findPtxSection(data))
+      image->ptx = ptx->text;
   } else {
     image->loaded = true;
     image->loadError = "invalid fat binary: " + parsed.error;
@@ -143,6 +145,35 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
     it = image.kernels.emplace(name, std::move(entry)).first;
   }
   out = it->second.get();
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::hardwareKernel(const void *hostStub, HardwareCode &out) const {
+  std::lock_guard lock(mutex_);
+  auto fn = functions_.find(hostStub);
+  if (fn == functions_.end())
+    return musaErrorInvalidDeviceFunction;
+  out = {fn->second.image, fn->second.image->ptx, fn->second.deviceName};
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::hardwareVariable(const void *hostVar, HardwareCode &out,
+                                                size_t &size) const {
+  std::lock_guard lock(mutex_);
+  auto var = variables_.find(hostVar);
+  if (var == variables_.end())
+    return musaErrorInvalidSymbol;
+  out = {var->second.image, var->second.image->ptx, var->second.deviceName};
+  size = var->second.size;
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::kernelParamSizes(const void *hostStub,
+                                                std::vector<uint32_t> &sizes) {
+  const sim::KernelEntry *kernel = nullptr;
+  if (musaError_t e = findKernel(hostStub, kernel))
+    return e;
+  sizes = kernel->paramSizes;
   return musaSuccess;
 }
 

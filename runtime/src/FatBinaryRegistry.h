@@ -55,8 +55,23 @@ public:
   /// Its function handles stop working (code stays loaded: launches may still run it).
   musaError_t unloadModule(void **module);
 
+  /// What a hardware backend needs to run a kernel or reach a variable: the PTX of its fat
+  /// binary (empty when the program was built without -arch=sm_NN), the device name, and a
+  /// key naming the image (one module per image). Error: musaErrorInvalidDeviceFunction /
+  /// musaErrorInvalidSymbol for an unregistered stub / variable.
+  struct HardwareCode {
+    const void *image = nullptr;
+    std::string_view ptx;
+    std::string name;
+  };
+  musaError_t hardwareKernel(const void *hostStub, HardwareCode &out) const;
+  musaError_t hardwareVariable(const void *hostVar, HardwareCode &out, size_t &size) const;
+  /// The parameter sizes of a kernel (compiling its image for the simulator if needed).
+  musaError_t kernelParamSizes(const void *hostStub, std::vector<uint32_t> &sizes);
+
 private:
   struct Image {
+    std::string_view ptx; // the PTX section for hardware backends, if the driver wrote one
     std::string owned;      // driver API modules: the image's bytes
     bool isModule = false;  // loaded through the driver API
     bool unloaded = false;

@@ -1,6 +1,7 @@
 // Graph entry points: creating and destroying graphs, adding nodes and edges, queries,
 // cloning and DOT output.
 #include "GraphTables.h"
+#include "backend/Backend.h"
 
 #include <cstring>
 
@@ -152,6 +153,7 @@ musaError_t setExecWork(musaGraphExec_t handle, musaGraphNode_t node, graph::Nod
 extern "C" {
 
 musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaGraphCreate, out, flags);
   return apiCall([&] {
     if (!out || flags != 0)
       return musaErrorInvalidValue;
@@ -161,6 +163,7 @@ musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
 }
 
 musaError_t musaGraphDestroy(musaGraph_t handle) {
+  MUSA_BACKEND_HOOK(musaGraphDestroy, handle);
   return apiCall([&] {
     auto &t = GraphTables::get();
     std::unique_ptr<graph::Graph> doomed;
@@ -184,6 +187,7 @@ musaError_t musaGraphDestroy(musaGraph_t handle) {
 musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaKernelNodeParams *params) {
+  MUSA_BACKEND_HOOK(musaGraphAddKernelNode, node, g, deps, numDeps, params);
   return apiCall([&] {
     if (!node)
       return musaErrorInvalidValue; // the handles first, then the kernel
@@ -198,6 +202,7 @@ musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaMemcpy3DParms *params) {
+  MUSA_BACKEND_HOOK(musaGraphAddMemcpyNode, node, g, deps, numDeps, params);
   return apiCall([&] {
     std::unique_ptr<graph::NodeWork> work;
     if (musaError_t e = makeMemcpyWork(params, work))
@@ -209,6 +214,7 @@ musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t g,
                                      const musaGraphNode_t *deps, size_t numDeps, void *dst,
                                      const void *src, size_t count, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaGraphAddMemcpyNode1D, node, g, deps, numDeps, dst, src, count, kind);
   return apiCall([&] {
     // The 1D form is a 3D copy of one row.
     musaMemcpy3DParms p = {};
@@ -226,6 +232,7 @@ musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaMemsetParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddMemsetNode, node, g, deps, numDeps, p);
   return apiCall([&] {
     std::unique_ptr<graph::NodeWork> work;
     if (musaError_t e = makeMemsetWork(p, work))
@@ -237,6 +244,7 @@ musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddHostNode(musaGraphNode_t *node, musaGraph_t g,
                                  const musaGraphNode_t *deps, size_t numDeps,
                                  const musaHostNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddHostNode, node, g, deps, numDeps, p);
   return apiCall([&] {
     if (!p || !p->fn)
       return musaErrorInvalidValue;
@@ -247,12 +255,14 @@ musaError_t musaGraphAddHostNode(musaGraphNode_t *node, musaGraph_t g,
 
 musaError_t musaGraphAddEmptyNode(musaGraphNode_t *node, musaGraph_t g,
                                   const musaGraphNode_t *deps, size_t numDeps) {
+  MUSA_BACKEND_HOOK(musaGraphAddEmptyNode, node, g, deps, numDeps);
   return apiCall([&] { return addNode(node, g, deps, numDeps, graph::NodeType::Empty, nullptr); });
 }
 
 musaError_t musaGraphAddChildGraphNode(musaGraphNode_t *node, musaGraph_t g,
                                        const musaGraphNode_t *deps, size_t numDeps,
                                        musaGraph_t child) {
+  MUSA_BACKEND_HOOK(musaGraphAddChildGraphNode, node, g, deps, numDeps, child);
   return apiCall([&] {
     graph::Graph *childGraph = findGraph(child);
     graph::Graph *parent;
@@ -269,6 +279,7 @@ musaError_t musaGraphAddChildGraphNode(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddEventRecordNode(musaGraphNode_t *node, musaGraph_t g,
                                         const musaGraphNode_t *deps, size_t numDeps,
                                         musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphAddEventRecordNode, node, g, deps, numDeps, event);
   return apiCall([&] {
     if (!Runtime::get().resolveEvent(event))
       return musaErrorInvalidResourceHandle;
@@ -280,6 +291,7 @@ musaError_t musaGraphAddEventRecordNode(musaGraphNode_t *node, musaGraph_t g,
 musaError_t musaGraphAddEventWaitNode(musaGraphNode_t *node, musaGraph_t g,
                                       const musaGraphNode_t *deps, size_t numDeps,
                                       musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphAddEventWaitNode, node, g, deps, numDeps, event);
   return apiCall([&] {
     if (!Runtime::get().resolveEvent(event))
       return musaErrorInvalidResourceHandle;
@@ -290,6 +302,7 @@ musaError_t musaGraphAddEventWaitNode(musaGraphNode_t *node, musaGraph_t g,
 
 musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
                                      const musaGraphNode_t *to, size_t n) {
+  MUSA_BACKEND_HOOK(musaGraphAddDependencies, g, from, to, n);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph || (n && (!from || !to)))
@@ -308,6 +321,7 @@ musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
 
 musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *from,
                                         const musaGraphNode_t *to, size_t n) {
+  MUSA_BACKEND_HOOK(musaGraphRemoveDependencies, g, from, to, n);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph || (n && (!from || !to)))
@@ -326,6 +340,7 @@ musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *fr
 }
 
 musaError_t musaGraphGetNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t *numNodes) {
+  MUSA_BACKEND_HOOK(musaGraphGetNodes, g, nodes, numNodes);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph)
@@ -338,6 +353,7 @@ musaError_t musaGraphGetNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t *num
 }
 
 musaError_t musaGraphGetRootNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t *numNodes) {
+  MUSA_BACKEND_HOOK(musaGraphGetRootNodes, g, nodes, numNodes);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph)
@@ -348,6 +364,7 @@ musaError_t musaGraphGetRootNodes(musaGraph_t g, musaGraphNode_t *nodes, size_t 
 
 musaError_t musaGraphGetEdges(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,
                               size_t *numEdges) {
+  MUSA_BACKEND_HOOK(musaGraphGetEdges, g, from, to, numEdges);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph || !numEdges || (!from != !to))
@@ -365,6 +382,7 @@ musaError_t musaGraphGetEdges(musaGraph_t g, musaGraphNode_t *from, musaGraphNod
 }
 
 musaError_t musaGraphNodeGetType(musaGraphNode_t handle, enum musaGraphNodeType *type) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetType, handle, type);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || !type)
@@ -376,6 +394,7 @@ musaError_t musaGraphNodeGetType(musaGraphNode_t handle, enum musaGraphNodeType 
 
 musaError_t musaGraphNodeGetDependencies(musaGraphNode_t handle, musaGraphNode_t *deps,
                                          size_t *numDeps) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetDependencies, handle, deps, numDeps);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n)
@@ -386,6 +405,7 @@ musaError_t musaGraphNodeGetDependencies(musaGraphNode_t handle, musaGraphNode_t
 
 musaError_t musaGraphNodeGetDependentNodes(musaGraphNode_t handle, musaGraphNode_t *nodes,
                                            size_t *numNodes) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetDependentNodes, handle, nodes, numNodes);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n)
@@ -395,6 +415,7 @@ musaError_t musaGraphNodeGetDependentNodes(musaGraphNode_t handle, musaGraphNode
 }
 
 musaError_t musaGraphClone(musaGraph_t *out, musaGraph_t original) {
+  MUSA_BACKEND_HOOK(musaGraphClone, out, original);
   return apiCall([&] {
     graph::Graph *g = findGraph(original);
     if (!out || !g)
@@ -406,6 +427,7 @@ musaError_t musaGraphClone(musaGraph_t *out, musaGraph_t original) {
 
 musaError_t musaGraphNodeFindInClone(musaGraphNode_t *cloneNode, musaGraphNode_t original,
                                      musaGraph_t clone) {
+  MUSA_BACKEND_HOOK(musaGraphNodeFindInClone, cloneNode, original, clone);
   return apiCall([&] {
     graph::Graph *g = findGraph(clone);
     if (!cloneNode || !g || !original)
@@ -420,6 +442,7 @@ musaError_t musaGraphNodeFindInClone(musaGraphNode_t *cloneNode, musaGraphNode_t
 }
 
 musaError_t musaGraphDebugDotPrint(musaGraph_t g, const char *path, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaGraphDebugDotPrint, g, path, flags);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!graph || !path)
@@ -433,6 +456,7 @@ musaError_t musaGraphDebugDotPrint(musaGraph_t g, const char *path, unsigned int
 musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle, musaGraph_t g,
                                              unsigned int defaultLaunchValue,
                                              unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaGraphConditionalHandleCreate, handle, g, defaultLaunchValue, flags);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     if (!handle || !graph || (flags & ~unsigned(musaGraphCondAssignDefault)))
@@ -452,6 +476,7 @@ musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle,
 
 musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
                              size_t numDeps, musaGraphNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddNode, node, g, deps, numDeps, p);
   if (!p)
     return recordError(musaErrorInvalidValue);
   switch (p->type) {
@@ -563,6 +588,7 @@ extern "C" {
 musaError_t musaGraphAddDependencies_v2(musaGraph_t g, const musaGraphNode_t *from,
                                         const musaGraphNode_t *to,
                                         const musaGraphEdgeData *edgeData, size_t n) {
+  MUSA_BACKEND_HOOK(musaGraphAddDependencies_v2, g, from, to, edgeData, n);
   if (!defaultEdgeData(edgeData, n))
     return recordError(musaErrorNotSupported); // spec/DECISIONS.md 13 (CUDA: InvalidValue)
   return musaGraphAddDependencies(g, from, to, n);
@@ -571,6 +597,7 @@ musaError_t musaGraphAddDependencies_v2(musaGraph_t g, const musaGraphNode_t *fr
 musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t *from,
                                            const musaGraphNode_t *to,
                                            const musaGraphEdgeData *edgeData, size_t n) {
+  MUSA_BACKEND_HOOK(musaGraphRemoveDependencies_v2, g, from, to, edgeData, n);
   if (!defaultEdgeData(edgeData, n))
     return recordError(musaErrorNotSupported);
   return musaGraphRemoveDependencies(g, from, to, n);
@@ -578,6 +605,7 @@ musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t 
 
 musaError_t musaGraphGetEdges_v2(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,
                                  musaGraphEdgeData *edgeData, size_t *numEdges) {
+  MUSA_BACKEND_HOOK(musaGraphGetEdges_v2, g, from, to, edgeData, numEdges);
   size_t capacity = numEdges ? *numEdges : 0;
   musaError_t e = musaGraphGetEdges(g, from, to, numEdges);
   return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numEdges));
@@ -585,6 +613,7 @@ musaError_t musaGraphGetEdges_v2(musaGraph_t g, musaGraphNode_t *from, musaGraph
 
 musaError_t musaGraphNodeGetDependencies_v2(musaGraphNode_t node, musaGraphNode_t *deps,
                                             musaGraphEdgeData *edgeData, size_t *numDeps) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetDependencies_v2, node, deps, edgeData, numDeps);
   size_t capacity = numDeps ? *numDeps : 0;
   musaError_t e = musaGraphNodeGetDependencies(node, deps, numDeps);
   return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numDeps));
@@ -592,6 +621,7 @@ musaError_t musaGraphNodeGetDependencies_v2(musaGraphNode_t node, musaGraphNode_
 
 musaError_t musaGraphNodeGetDependentNodes_v2(musaGraphNode_t node, musaGraphNode_t *nodes,
                                               musaGraphEdgeData *edgeData, size_t *numNodes) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetDependentNodes_v2, node, nodes, edgeData, numNodes);
   size_t capacity = numNodes ? *numNodes : 0;
   musaError_t e = musaGraphNodeGetDependentNodes(node, nodes, numNodes);
   return e ? e : zeroEdgeData(edgeData, std::min(capacity, *numNodes));

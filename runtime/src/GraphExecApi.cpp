@@ -1,5 +1,6 @@
 // Executable graphs: instantiate, launch, upload, update, enable and destroy.
 #include "GraphTables.h"
+#include "backend/Backend.h"
 
 #include <cstring>
 
@@ -10,6 +11,7 @@ extern "C" {
 
 musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
                                           unsigned long long flags) {
+  MUSA_BACKEND_HOOK(musaGraphInstantiateWithFlags, exec, g, flags);
   return apiCall([&] {
     graph::Graph *graph = findGraph(g);
     constexpr unsigned long long known =
@@ -43,10 +45,12 @@ musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
 }
 
 musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t g, unsigned long long flags) {
+  MUSA_BACKEND_HOOK(musaGraphInstantiate, exec, g, flags);
   return musaGraphInstantiateWithFlags(exec, g, flags);
 }
 
 musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
+  MUSA_BACKEND_HOOK(musaGraphLaunch, handle, streamHandle);
   return apiCall([&] {
     std::shared_ptr<graph::GraphExec> exec = findExec(handle);
     if (!exec)
@@ -84,6 +88,7 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
 }
 
 musaError_t musaGraphUpload(musaGraphExec_t handle, musaStream_t streamHandle) {
+  MUSA_BACKEND_HOOK(musaGraphUpload, handle, streamHandle);
   return apiCall([&] {
     if (!findExec(handle))
       return musaErrorInvalidValue;
@@ -94,6 +99,7 @@ musaError_t musaGraphUpload(musaGraphExec_t handle, musaStream_t streamHandle) {
 }
 
 musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
+  MUSA_BACKEND_HOOK(musaGraphExecDestroy, handle);
   return apiCall([&] {
     auto &t = GraphTables::get();
     std::lock_guard lock(t.mutex);
@@ -112,6 +118,7 @@ static bool canDisable(const musa::graph::Node &node) {
 
 musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
                                     unsigned int isEnabled) {
+  MUSA_BACKEND_HOOK(musaGraphNodeSetEnabled, handle, node, isEnabled);
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = execNode(exec, node);
@@ -124,6 +131,7 @@ musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node
 
 musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node,
                                     unsigned int *isEnabled) {
+  MUSA_BACKEND_HOOK(musaGraphNodeGetEnabled, handle, node, isEnabled);
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = execNode(exec, node);
@@ -136,6 +144,7 @@ musaError_t musaGraphNodeGetEnabled(musaGraphExec_t handle, musaGraphNode_t node
 
 musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t g,
                                            musaGraphInstantiateParams *params) {
+  MUSA_BACKEND_HOOK(musaGraphInstantiateWithParams, exec, g, params);
   if (!params)
     return recordError(musaErrorInvalidValue);
   params->errNode_out = nullptr;
@@ -152,6 +161,7 @@ musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t g,
 
 musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
                                 musaGraphExecUpdateResultInfo *info) {
+  MUSA_BACKEND_HOOK(musaGraphExecUpdate, handle, g, info);
   return apiCall([&] {
     if (!info)
       return musaErrorInvalidValue;

@@ -1,5 +1,6 @@
 // Graph memory: allocation and free nodes and the per-device graph memory attributes.
 #include "GraphTables.h"
+#include "backend/Backend.h"
 
 #include <cstring>
 
@@ -11,6 +12,7 @@ extern "C" {
 musaError_t musaGraphAddMemAllocNode(musaGraphNode_t *node, musaGraph_t g,
                                      const musaGraphNode_t *deps, size_t numDeps,
                                      musaMemAllocNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddMemAllocNode, node, g, deps, numDeps, p);
   return apiCall([&] {
     if (!p || p->bytesize == 0 || p->poolProps.allocType != musaMemAllocationTypePinned ||
         p->poolProps.location.type != musaMemLocationTypeDevice)
@@ -39,6 +41,7 @@ musaError_t musaGraphAddMemAllocNode(musaGraphNode_t *node, musaGraph_t g,
 
 musaError_t musaGraphAddMemFreeNode(musaGraphNode_t *node, musaGraph_t g,
                                     const musaGraphNode_t *deps, size_t numDeps, void *dptr) {
+  MUSA_BACKEND_HOOK(musaGraphAddMemFreeNode, node, g, deps, numDeps, dptr);
   return apiCall([&] {
     auto where = Runtime::get().findDevicePointer(dptr);
     if (!where || where->range.base != dptr || where->range.tag != GraphAllocation)
@@ -50,6 +53,7 @@ musaError_t musaGraphAddMemFreeNode(musaGraphNode_t *node, musaGraph_t g,
 
 musaError_t musaDeviceGetGraphMemAttribute(int device, enum musaGraphMemAttributeType attr,
                                            void *value) {
+  MUSA_BACKEND_HOOK(musaDeviceGetGraphMemAttribute, device, attr, value);
   return apiCall([&] {
     Device *d = Runtime::get().device(device);
     if (!d)
@@ -73,6 +77,7 @@ musaError_t musaDeviceGetGraphMemAttribute(int device, enum musaGraphMemAttribut
 
 musaError_t musaDeviceSetGraphMemAttribute(int device, enum musaGraphMemAttributeType attr,
                                            void *value) {
+  MUSA_BACKEND_HOOK(musaDeviceSetGraphMemAttribute, device, attr, value);
   return apiCall([&] {
     Device *d = Runtime::get().device(device);
     if (!d)
@@ -93,6 +98,7 @@ musaError_t musaDeviceSetGraphMemAttribute(int device, enum musaGraphMemAttribut
 }
 
 musaError_t musaDeviceGraphMemTrim(int device) {
+  MUSA_BACKEND_HOOK(musaDeviceGraphMemTrim, device);
   return apiCall([&] {
     // Every reserved byte belongs to a live graph node (the pool caches nothing beyond
     // that), so there is nothing unused to give back.

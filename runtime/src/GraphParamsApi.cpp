@@ -1,5 +1,6 @@
 // Node parameters: get and set for each node type, in graphs and in executable graphs.
 #include "GraphTables.h"
+#include "backend/Backend.h"
 
 #include <cstring>
 
@@ -43,6 +44,7 @@ static musaError_t replaceExecWork(musaGraphExec_t exec, musaGraphNode_t node,
 extern "C" {
 
 musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphKernelNodeGetParams, handle, p);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || !p || n->type != graph::NodeType::Kernel)
@@ -55,6 +57,7 @@ musaError_t musaGraphKernelNodeGetParams(musaGraphNode_t handle, musaKernelNodeP
 }
 
 musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKernelNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphKernelNodeSetParams, handle, p);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::Kernel)
@@ -69,6 +72,7 @@ musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKerne
 
 musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
                                             const musaKernelNodeAttrValue *value) {
+  MUSA_BACKEND_HOOK(musaGraphKernelNodeSetAttribute, handle, attr, value);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::Kernel || !value)
@@ -84,6 +88,7 @@ musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNo
 
 musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
                                             musaKernelNodeAttrValue *value) {
+  MUSA_BACKEND_HOOK(musaGraphKernelNodeGetAttribute, handle, attr, value);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::Kernel || !value)
@@ -98,6 +103,7 @@ musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNo
 
 musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
                                                  musaGraph_t child) {
+  MUSA_BACKEND_HOOK(musaGraphExecChildGraphNodeSetParams, handle, node, child);
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = execNode(exec, node);
@@ -123,6 +129,7 @@ musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t handle, musaGra
 
 musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNode_t node,
                                              const musaKernelNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecKernelNodeSetParams, handle, node, p);
   return apiCall([&] {
     auto exec = findExec(handle);
     graph::Node *copy = execNode(exec, node);
@@ -140,18 +147,21 @@ musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNo
 
 musaError_t musaGraphExecMemcpyNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const musaMemcpy3DParms *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecMemcpyNodeSetParams, exec, node, p);
   return apiCall(
       [&] { return replaceExecWork(exec, node, graph::NodeType::Memcpy, p, makeMemcpyWork); });
 }
 
 musaError_t musaGraphExecMemsetNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const musaMemsetParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecMemsetNodeSetParams, exec, node, p);
   return apiCall(
       [&] { return replaceExecWork(exec, node, graph::NodeType::Memset, p, makeMemsetWork); });
 }
 
 musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                            const musaHostNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecHostNodeSetParams, exec, node, p);
   return apiCall([&] {
     if (!p || !p->fn)
       return musaErrorInvalidValue;
@@ -161,26 +171,32 @@ musaError_t musaGraphExecHostNodeSetParams(musaGraphExec_t exec, musaGraphNode_t
 }
 
 musaError_t musaGraphMemcpyNodeGetParams(musaGraphNode_t handle, musaMemcpy3DParms *p) {
+  MUSA_BACKEND_HOOK(musaGraphMemcpyNodeGetParams, handle, p);
   return apiCall([&] { return workParams<MemcpyWork>(handle, p); });
 }
 
 musaError_t musaGraphMemcpyNodeSetParams(musaGraphNode_t handle, const musaMemcpy3DParms *p) {
+  MUSA_BACKEND_HOOK(musaGraphMemcpyNodeSetParams, handle, p);
   return apiCall([&] { return replaceWork(handle, graph::NodeType::Memcpy, p, makeMemcpyWork); });
 }
 
 musaError_t musaGraphMemsetNodeGetParams(musaGraphNode_t handle, musaMemsetParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphMemsetNodeGetParams, handle, p);
   return apiCall([&] { return workParams<MemsetWork>(handle, p); });
 }
 
 musaError_t musaGraphMemsetNodeSetParams(musaGraphNode_t handle, const musaMemsetParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphMemsetNodeSetParams, handle, p);
   return apiCall([&] { return replaceWork(handle, graph::NodeType::Memset, p, makeMemsetWork); });
 }
 
 musaError_t musaGraphHostNodeGetParams(musaGraphNode_t handle, musaHostNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphHostNodeGetParams, handle, p);
   return apiCall([&] { return workParams<HostWork>(handle, p); });
 }
 
 musaError_t musaGraphHostNodeSetParams(musaGraphNode_t handle, const musaHostNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphHostNodeSetParams, handle, p);
   return apiCall([&] {
     return replaceWork(handle, graph::NodeType::Host, p,
                        [](const musaHostNodeParams *hp, std::unique_ptr<graph::NodeWork> &work) {
@@ -212,20 +228,25 @@ static musaError_t setEventOfNode(musaGraphNode_t handle, graph::NodeType type,
 }
 
 musaError_t musaGraphEventRecordNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  MUSA_BACKEND_HOOK(musaGraphEventRecordNodeGetEvent, node, event);
   return apiCall([&] { return eventOfNode(node, graph::NodeType::EventRecord, event); });
 }
 musaError_t musaGraphEventRecordNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphEventRecordNodeSetEvent, node, event);
   return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventRecord, event); });
 }
 musaError_t musaGraphEventWaitNodeGetEvent(musaGraphNode_t node, musaEvent_t *event) {
+  MUSA_BACKEND_HOOK(musaGraphEventWaitNodeGetEvent, node, event);
   return apiCall([&] { return eventOfNode(node, graph::NodeType::EventWait, event); });
 }
 musaError_t musaGraphEventWaitNodeSetEvent(musaGraphNode_t node, musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphEventWaitNodeSetEvent, node, event);
   return apiCall([&] { return setEventOfNode(node, graph::NodeType::EventWait, event); });
 }
 
 musaError_t musaGraphExecEventRecordNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
                                                  musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphExecEventRecordNodeSetEvent, exec, node, event);
   return apiCall([&] {
     if (!Runtime::get().resolveEvent(event))
       return musaErrorInvalidResourceHandle;
@@ -236,6 +257,7 @@ musaError_t musaGraphExecEventRecordNodeSetEvent(musaGraphExec_t exec, musaGraph
 
 musaError_t musaGraphExecEventWaitNodeSetEvent(musaGraphExec_t exec, musaGraphNode_t node,
                                                musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaGraphExecEventWaitNodeSetEvent, exec, node, event);
   return apiCall([&] {
     if (!Runtime::get().resolveEvent(event))
       return musaErrorInvalidResourceHandle;
@@ -245,6 +267,7 @@ musaError_t musaGraphExecEventWaitNodeSetEvent(musaGraphExec_t exec, musaGraphNo
 }
 
 musaError_t musaGraphChildGraphNodeGetGraph(musaGraphNode_t handle, musaGraph_t *out) {
+  MUSA_BACKEND_HOOK(musaGraphChildGraphNodeGetGraph, handle, out);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::ChildGraph || !out)
@@ -255,6 +278,7 @@ musaError_t musaGraphChildGraphNodeGetGraph(musaGraphNode_t handle, musaGraph_t 
 }
 
 musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t handle, musaMemAllocNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphMemAllocNodeGetParams, handle, p);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     auto *work = n ? dynamic_cast<MemAllocWork *>(n->work.get()) : nullptr;
@@ -270,6 +294,7 @@ musaError_t musaGraphMemAllocNodeGetParams(musaGraphNode_t handle, musaMemAllocN
 }
 
 musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t handle, void *dptr) {
+  MUSA_BACKEND_HOOK(musaGraphMemFreeNodeGetParams, handle, dptr);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
     auto *work = n ? dynamic_cast<MemFreeWork *>(n->work.get()) : nullptr;

@@ -1,5 +1,6 @@
 // Pinned, write-combined, mapped and registered host memory.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
 
@@ -21,6 +22,7 @@ musaError_t unregister(void *ptr) {
 } // namespace
 
 extern "C" musaError_t musaHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaHostAlloc, ptr, size, flags);
   return apiCall([&] {
     if (!ptr || (flags & ~KnownHostAllocFlags))
       return musaErrorInvalidValue;
@@ -39,10 +41,12 @@ extern "C" musaError_t musaHostAlloc(void **ptr, size_t size, unsigned int flags
 }
 
 extern "C" musaError_t musaMallocHost(void **ptr, size_t size) {
+  MUSA_BACKEND_HOOK(musaMallocHost, ptr, size);
   return musaHostAlloc(ptr, size, musaHostAllocDefault);
 }
 
 extern "C" musaError_t musaFreeHost(void *ptr) {
+  MUSA_BACKEND_HOOK(musaFreeHost, ptr);
   return apiCall([&] {
     if (!ptr)
       return musaSuccess;
@@ -53,6 +57,7 @@ extern "C" musaError_t musaFreeHost(void *ptr) {
 }
 
 extern "C" musaError_t musaHostRegister(void *ptr, size_t size, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaHostRegister, ptr, size, flags);
   return apiCall([&] {
     if (!ptr || size == 0 || (flags & ~KnownRegisterFlags))
       return musaErrorInvalidValue;
@@ -61,15 +66,18 @@ extern "C" musaError_t musaHostRegister(void *ptr, size_t size, unsigned int fla
 }
 
 extern "C" musaError_t musaHostUnregister(void *ptr) {
+  MUSA_BACKEND_HOOK(musaHostUnregister, ptr);
   return apiCall([&] { return unregister(ptr); });
 }
 
 extern "C" musaError_t musaMemHostUnregister(void *ptr) {
+  MUSA_BACKEND_HOOK(musaMemHostUnregister, ptr);
   return apiCall([&] { return unregister(ptr); });
 }
 
 extern "C" musaError_t musaHostGetDevicePointer(void **devPtr, void *hostPtr,
                                                 unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaHostGetDevicePointer, devPtr, hostPtr, flags);
   return apiCall([&] {
     if (!devPtr || !hostPtr || flags != 0)
       return musaErrorInvalidValue;
@@ -82,6 +90,7 @@ extern "C" musaError_t musaHostGetDevicePointer(void **devPtr, void *hostPtr,
 }
 
 extern "C" musaError_t musaHostGetFlags(unsigned int *flags, void *hostPtr) {
+  MUSA_BACKEND_HOOK(musaHostGetFlags, flags, hostPtr);
   return apiCall([&] {
     if (!flags || !hostPtr)
       return musaErrorInvalidValue;

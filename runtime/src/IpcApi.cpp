@@ -5,6 +5,7 @@
 // it its own descriptor of the same memory, and maps it. Handles are plain bytes, so they
 // can travel through pipes, files or command lines as in CUDA.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 #include "SharedEvent.h"
 
@@ -49,6 +50,7 @@ int openForeign(int pid, int fd) {
 } // namespace
 
 extern "C" musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *devPtr) {
+  MUSA_BACKEND_HOOK(musaIpcGetMemHandle, handle, devPtr);
   return apiCall([&] {
     if (!handle || !devPtr)
       return musaErrorInvalidValue;
@@ -72,6 +74,7 @@ extern "C" musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *dev
 
 extern "C" musaError_t musaIpcOpenMemHandle(void **devPtr, musaIpcMemHandle_t handle,
                                             unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaIpcOpenMemHandle, devPtr, handle, flags);
   return apiCall([&] {
     HandleBody body;
     if (!devPtr || (flags & ~unsigned(musaIpcMemLazyEnablePeerAccess)) ||
@@ -95,6 +98,7 @@ extern "C" musaError_t musaIpcOpenMemHandle(void **devPtr, musaIpcMemHandle_t ha
 }
 
 extern "C" musaError_t musaIpcCloseMemHandle(void *devPtr) {
+  MUSA_BACKEND_HOOK(musaIpcCloseMemHandle, devPtr);
   return apiCall([&] {
     if (!devPtr)
       return musaErrorInvalidValue;
@@ -107,6 +111,7 @@ extern "C" musaError_t musaIpcCloseMemHandle(void *devPtr) {
 }
 
 extern "C" musaError_t musaIpcGetEventHandle(musaIpcEventHandle_t *handle, musaEvent_t event) {
+  MUSA_BACKEND_HOOK(musaIpcGetEventHandle, handle, event);
   return apiCall([&] {
     if (!handle)
       return musaErrorInvalidValue;
@@ -126,6 +131,7 @@ extern "C" musaError_t musaIpcGetEventHandle(musaIpcEventHandle_t *handle, musaE
 }
 
 extern "C" musaError_t musaIpcOpenEventHandle(musaEvent_t *event, musaIpcEventHandle_t handle) {
+  MUSA_BACKEND_HOOK(musaIpcOpenEventHandle, event, handle);
   return apiCall([&] {
     HandleBody body;
     if (!event || !unpack(handle, EventMagic, body))

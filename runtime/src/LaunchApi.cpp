@@ -1,5 +1,6 @@
 // Kernel launch: <<<>>> call configuration, musaLaunchKernel, and device-fault reporting.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "FatBinaryRegistry.h"
 #include "Runtime.h"
 #include "Capture.h"
@@ -232,11 +233,13 @@ musaError_t __musaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *sharedMe
 
 musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                              size_t sharedMem, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaLaunchKernel, func, grid, block, args, sharedMem, stream);
   return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream); });
 }
 
 musaError_t musaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                         size_t sharedMem, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaLaunchCooperativeKernel, func, grid, block, args, sharedMem, stream);
   return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream, true); });
 }
 

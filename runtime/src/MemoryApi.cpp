@@ -1,5 +1,6 @@
 // Device, pitched and managed allocation entry points.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
 #include "GraphWork.h"
@@ -51,10 +52,12 @@ musaError_t managedRange(const void *p, size_t count) {
 } // namespace
 
 extern "C" musaError_t musaMalloc(void **devPtr, size_t size) {
+  MUSA_BACKEND_HOOK(musaMalloc, devPtr, size);
   return apiCall([&] { return allocate(devPtr, size, PlainAllocation); });
 }
 
 extern "C" musaError_t musaFree(void *devPtr) {
+  MUSA_BACKEND_HOOK(musaFree, devPtr);
   return apiCall([&] {
     if (!devPtr)
       return musaSuccess;
@@ -76,6 +79,7 @@ extern "C" musaError_t musaFree(void *devPtr) {
 
 extern "C" musaError_t musaMallocPitch(void **devPtr, size_t *pitch, size_t width,
                                        size_t height) {
+  MUSA_BACKEND_HOOK(musaMallocPitch, devPtr, pitch, width, height);
   return apiCall([&] {
     if (!devPtr || !pitch)
       return musaErrorInvalidValue;
@@ -92,6 +96,7 @@ extern "C" musaError_t musaMallocPitch(void **devPtr, size_t *pitch, size_t widt
 }
 
 extern "C" musaError_t musaMalloc3D(musaPitchedPtr *pitchedDevPtr, musaExtent extent) {
+  MUSA_BACKEND_HOOK(musaMalloc3D, pitchedDevPtr, extent);
   return apiCall([&] {
     if (!pitchedDevPtr)
       return musaErrorInvalidValue;
@@ -110,6 +115,7 @@ extern "C" musaError_t musaMalloc3D(musaPitchedPtr *pitchedDevPtr, musaExtent ex
 }
 
 extern "C" musaError_t musaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaMallocManaged, devPtr, size, flags);
   return apiCall([&] {
     // AttachSingle is accepted as the guide shows (spec/DECISIONS.md, point 10).
     if (flags != musaMemAttachGlobal && flags != musaMemAttachHost &&
@@ -123,6 +129,7 @@ extern "C" musaError_t musaMallocManaged(void **devPtr, size_t size, unsigned in
 
 extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                             musaStream_t streamHandle) {
+  MUSA_BACKEND_HOOK(musaMemPrefetchAsync, devPtr, count, dstDevice, streamHandle);
   return apiCall([&] {
     if (musaError_t e = managedRange(devPtr, count))
       return e;
@@ -140,6 +147,7 @@ extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, in
 
 extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
                                      enum musaMemoryAdvise advice, int device) {
+  MUSA_BACKEND_HOOK(musaMemAdvise, devPtr, count, advice, device);
   return apiCall([&] {
     if (musaError_t e = managedRange(devPtr, count))
       return e;
@@ -156,6 +164,7 @@ extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
 }
 
 extern "C" musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaMallocAsync, devPtr, size, handle);
   return apiCall([&] {
     if (!devPtr)
       return musaErrorInvalidValue;
@@ -192,6 +201,7 @@ extern "C" musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t 
 }
 
 extern "C" musaError_t musaFreeAsync(void *devPtr, musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaFreeAsync, devPtr, handle);
   return apiCall([&] {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)

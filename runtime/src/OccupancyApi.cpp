@@ -1,6 +1,7 @@
 // The occupancy API: musaOccupancy* entry points over musa/sim/Occupancy.h (the same count the
 // cooperative-launch limit and the timing model use).
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "FatBinaryRegistry.h"
 #include "Runtime.h"
 
@@ -47,11 +48,13 @@ extern "C" musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlo
                                                                      const void *func,
                                                                      int blockSize,
                                                                      size_t dynamicSMemSize) {
+  MUSA_BACKEND_HOOK(musaOccupancyMaxActiveBlocksPerMultiprocessor, numBlocks, func, blockSize, dynamicSMemSize);
   return apiCall([&] { return maxActiveBlocks(numBlocks, func, blockSize, dynamicSMemSize, 0); });
 }
 
 extern "C" musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, numBlocks, func, blockSize, dynamicSMemSize, flags);
   return apiCall(
       [&] { return maxActiveBlocks(numBlocks, func, blockSize, dynamicSMemSize, flags); });
 }
@@ -59,6 +62,7 @@ extern "C" musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 extern "C" musaError_t musaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
                                                                  const void *func, int numBlocks,
                                                                  int blockSize) {
+  MUSA_BACKEND_HOOK(musaOccupancyAvailableDynamicSMemPerBlock, dynamicSmemSize, func, numBlocks, blockSize);
   return apiCall([&] {
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
       return musaErrorInvalidValue;

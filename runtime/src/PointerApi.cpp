@@ -1,5 +1,6 @@
 // Pointer queries: what memory a pointer is, on which device, and its range.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 
 using namespace musa::rt;
@@ -43,6 +44,7 @@ PointerInfo describe(const void *ptr) {
 
 extern "C" musaError_t musaPointerGetAttributes(musaPointerAttributes *attributes,
                                                 const void *ptr) {
+  MUSA_BACKEND_HOOK(musaPointerGetAttributes, attributes, ptr);
   return apiCall([&] {
     if (!attributes)
       return musaErrorInvalidValue;
@@ -56,6 +58,7 @@ extern "C" musaError_t musaPointerGetAttributes(musaPointerAttributes *attribute
 
 extern "C" musaError_t musaPointerGetAttribute(void *data, musaPointer_attribute attribute,
                                                const void *ptr) {
+  MUSA_BACKEND_HOOK(musaPointerGetAttribute, data, attribute, ptr);
   return apiCall([&] {
     if (!data || !ptr)
       return musaErrorInvalidValue;
@@ -110,6 +113,7 @@ extern "C" musaError_t musaPointerGetAttribute(void *data, musaPointer_attribute
 }
 
 extern "C" musaError_t musaPointerGetMemoryType(musaMemoryType *type, const void *ptr) {
+  MUSA_BACKEND_HOOK(musaPointerGetMemoryType, type, ptr);
   return apiCall([&] {
     if (!type || !ptr)
       return musaErrorInvalidValue;
@@ -119,6 +123,7 @@ extern "C" musaError_t musaPointerGetMemoryType(musaMemoryType *type, const void
 }
 
 extern "C" musaError_t musaPointerGetDevice(int *device, const void *ptr) {
+  MUSA_BACKEND_HOOK(musaPointerGetDevice, device, ptr);
   return apiCall([&] {
     if (!device || !ptr)
       return musaErrorInvalidValue;

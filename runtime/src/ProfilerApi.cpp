@@ -1,6 +1,7 @@
 // musaProfilerStart/musaProfilerStop: the profile report's collection range (see
 // musa_profiler_api.h for the contract).
 #include "musa_profiler_api.h"
+#include "backend/Backend.h"
 
 #include "ApiShell.h"
 #include "Runtime.h"
@@ -32,9 +33,11 @@ musaError_t setCollecting(bool on) {
 } // namespace
 
 extern "C" musaError_t musaProfilerStart(void) {
+  MUSA_BACKEND_HOOK(musaProfilerStart);
   return apiCall([] { return setCollecting(true); });
 }
 
 extern "C" musaError_t musaProfilerStop(void) {
+  MUSA_BACKEND_HOOK(musaProfilerStop);
   return apiCall([] { return setCollecting(false); });
 }

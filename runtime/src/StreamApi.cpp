@@ -1,5 +1,6 @@
 // Stream entry points.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
 #include "GraphWork.h"
@@ -26,16 +27,19 @@ musaError_t createStream(musaStream_t *stream, unsigned flags, int priority) {
 } // namespace
 
 extern "C" musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamCreateWithFlags, stream, flags);
   return apiCall([&] { return createStream(stream, flags, LeastPriority); });
 }
 
 extern "C" musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags,
                                                     int priority) {
+  MUSA_BACKEND_HOOK(musaStreamCreateWithPriority, stream, flags, priority);
   return apiCall([&] { return createStream(stream, flags, priority); });
 }
 
 extern "C" musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority,
                                                         int *greatestPriority) {
+  MUSA_BACKEND_HOOK(musaDeviceGetStreamPriorityRange, leastPriority, greatestPriority);
   return apiCall([&] {
     if (!Runtime::get().currentDevice())
       return musaErrorNoDevice;
@@ -48,6 +52,7 @@ extern "C" musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority,
 }
 
 extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority) {
+  MUSA_BACKEND_HOOK(musaStreamGetPriority, handle, priority);
   return apiCall([&] {
     if (!priority)
       return musaErrorInvalidValue;
@@ -60,6 +65,7 @@ extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority)
 }
 
 extern "C" musaError_t musaStreamGetFlags(musaStream_t handle, unsigned int *flags) {
+  MUSA_BACKEND_HOOK(musaStreamGetFlags, handle, flags);
   return apiCall([&] {
     if (!flags)
       return musaErrorInvalidValue;
@@ -72,6 +78,7 @@ extern "C" musaError_t musaStreamGetFlags(musaStream_t handle, unsigned int *fla
 }
 
 extern "C" musaError_t musaStreamGetDevice(musaStream_t handle, int *device) {
+  MUSA_BACKEND_HOOK(musaStreamGetDevice, handle, device);
   return apiCall([&] {
     if (!device)
       return musaErrorInvalidValue;
@@ -85,6 +92,7 @@ extern "C" musaError_t musaStreamGetDevice(musaStream_t handle, int *device) {
 
 extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCallback_t callback,
                                              void *userData, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamAddCallback, handle, callback, userData, flags);
   return apiCall([&] {
     if (!callback || flags != 0)
       return musaErrorInvalidValue;
@@ -104,6 +112,7 @@ extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCall
 }
 
 extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, void *userData) {
+  MUSA_BACKEND_HOOK(musaLaunchHostFunc, handle, fn, userData);
   return apiCall([&] {
     if (!fn)
       return musaErrorInvalidValue;
@@ -126,10 +135,12 @@ extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, 
 }
 
 extern "C" musaError_t musaStreamCreate(musaStream_t *stream) {
+  MUSA_BACKEND_HOOK(musaStreamCreate, stream);
   return musaStreamCreateWithFlags(stream, musaStreamDefault);
 }
 
 extern "C" musaError_t musaStreamDestroy(musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaStreamDestroy, handle);
   return apiCall([&] {
     if (!handle || handle == musaStreamLegacy || handle == musaStreamPerThread)
       return musaErrorInvalidResourceHandle;
@@ -142,6 +153,7 @@ extern "C" musaError_t musaStreamDestroy(musaStream_t handle) {
 }
 
 extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaStreamSynchronize, handle);
   return apiCall([&] {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
@@ -155,6 +167,7 @@ extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
 }
 
 extern "C" musaError_t musaStreamQuery(musaStream_t handle) {
+  MUSA_BACKEND_HOOK(musaStreamQuery, handle);
   return apiCall([&] {
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)

@@ -1,5 +1,6 @@
 // __device__ and __constant__ variables: copies to and from them, their address and size.
 #include "ApiShell.h"
+#include "backend/Backend.h"
 #include "FatBinaryRegistry.h"
 #include "MemoryTransfer.h"
 #include "Runtime.h"
@@ -51,26 +52,31 @@ extern "C" {
 
 musaError_t musaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpyToSymbol, symbol, src, count, offset, kind);
   return apiCall([&] { return toSymbol(symbol, src, count, offset, kind, 0, false); });
 }
 
 musaError_t musaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                     size_t offset, enum musaMemcpyKind kind,
                                     musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyToSymbolAsync, symbol, src, count, offset, kind, stream);
   return apiCall([&] { return toSymbol(symbol, src, count, offset, kind, stream, true); });
 }
 
 musaError_t musaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpyFromSymbol, dst, symbol, count, offset, kind);
   return apiCall([&] { return fromSymbol(dst, symbol, count, offset, kind, 0, false); });
 }
 
 musaError_t musaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum musaMemcpyKind kind, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyFromSymbolAsync, dst, symbol, count, offset, kind, stream);
   return apiCall([&] { return fromSymbol(dst, symbol, count, offset, kind, stream, true); });
 }
 
 musaError_t musaGetSymbolAddress(void **devPtr, const void *symbol) {
+  MUSA_BACKEND_HOOK(musaGetSymbolAddress, devPtr, symbol);
   return apiCall([&] {
     if (!devPtr)
       return musaErrorInvalidValue;
@@ -83,6 +89,7 @@ musaError_t musaGetSymbolAddress(void **devPtr, const void *symbol) {
 }
 
 musaError_t musaGetSymbolSize(size_t *size, const void *symbol) {
+  MUSA_BACKEND_HOOK(musaGetSymbolSize, size, symbol);
   return apiCall([&] {
     if (!size)
       return musaErrorInvalidValue;

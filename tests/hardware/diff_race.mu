@@ -1,0 +1,45 @@
+// Kernels whose result the hardware does not define, for differential mode (musa-sim-diff):
+// a data race (every thread increments one counter without an atomic) and a read of shared
+// memory no thread wrote. Each must be reported as a mismatch with its kernel and index.
+#include <cstdio>
+
+__global__ void racyCount(int *counter) {
+  volatile int *c = counter;
+  int v = *c;
+  *c = v + 1; // lost updates: read-modify-write without an atomic
+}
+
+__global__ void fillShared(int *sink) {
+  __shared__ int scratch[256];
+  scratch[threadIdx.x] = 0x5eed0000 + threadIdx.x * 7 + blockIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    sink[blockIdx.x] = scratch[255];
+}
+
+__global__ void readUninitialised(int *out) {
+  __shared__ int never[256];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = never[threadIdx.x]; // nobody wrote it
+}
+
+int main() {
+  int *counter, *sink, *out;
+  musaMalloc(&counter, sizeof(int));
+  musaMalloc(&sink, 64 * sizeof(int));
+  musaMalloc(&out, 64 * 256 * sizeof(int));
+  musaMemset(counter, 0, sizeof(int));
+  racyCount<<<256, 256>>>(counter);
+  int count = 0;
+  musaMemcpy(&count, counter, sizeof count, musaMemcpyDeviceToHost);
+  std::printf("racyCount: %d of %d increments\n", count, 256 * 256);
+  fillShared<<<64, 256>>>(sink);
+  readUninitialised<<<64, 256>>>(out);
+  musaDeviceSynchronize();
+  int first = 0;
+  musaMemcpy(&first, out, sizeof first, musaMemcpyDeviceToHost);
+  std::printf("readUninitialised: out[0] = %#x\n", first);
+  musaFree(counter);
+  musaFree(sink);
+  musaFree(out);
+  return 0;
+}

@@ -1,0 +1,209 @@
+// A stand-in for a vendor runtime + driver library (CUDA's libcudart/libcuda, or MUSA's
+// libmusart/libmusa with -DFAKE_MUSA), for testing the hw backend's forwarding layer without a
+// GPU. Device memory is host memory; the one "kernel" it knows, addOne(int*, int), runs on the
+// host over the launch's grid. Every call appends a line to the file FAKE_VENDOR_LOG names.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+#ifdef FAKE_MUSA
+#define RT(name) musa##name
+#define DRV(name) mu##name
+#define RT_PREFIX "musa"
+#define DRV_ERR "MUSA_ERROR_"
+#else
+#define RT(name) cuda##name
+#define DRV(name) cu##name
+#define RT_PREFIX "cuda"
+#define DRV_ERR "CUDA_ERROR_"
+#endif
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+// The target's own numbering (CUDA's), deliberately unlike musa-sim's where CUDA's differs.
+enum : int { Success = 0, InvalidValue = 1, InvalidMemcpyDirection = 21, InvalidDevice = 101 };
+int context = 0; // its address is the one context
+
+void note(const char *format, ...) {
+  const char *path = std::getenv("FAKE_VENDOR_LOG");
+  if (!path)
+    return;
+  FILE *log = std::fopen(path, "a");
+  if (!log)
+    return;
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(log, format, args);
+  va_end(args);
+  std::fputc('\n', log);
+  std::fclose(log);
+}
+
+struct Module {
+  std::string ptx;
+};
+struct Function {
+  std::string name;
+};
+std::map<std::string, int> constants; // __constant__ storage by name
+alignas(16) char constantBank[4096];
+} // namespace
+
+EXPORT const char *RT(GetErrorName)(int e) {
+  switch (e) {
+  case Success: return RT_PREFIX "Success";
+  case InvalidValue: return RT_PREFIX "ErrorInvalidValue";
+  case InvalidMemcpyDirection: return RT_PREFIX "ErrorInvalidMemcpyDirection";
+  case InvalidDevice: return RT_PREFIX "ErrorInvalidDevice";
+  default: return RT_PREFIX "ErrorSomethingMusaHasNot";
+  }
+}
+EXPORT int RT(GetDeviceCount)(int *n) {
+  note(RT_PREFIX "GetDeviceCount");
+  *n = 1;
+  return Success;
+}
+EXPORT int RT(RuntimeGetVersion)(int *v) {
+  *v = 12080;
+  return Success;
+}
+EXPORT int RT(GetDevice)(int *d) {
+  *d = 0;
+  return Success;
+}
+EXPORT int RT(SetDevice)(int d) {
+  note(RT_PREFIX "SetDevice %d", d);
+  return d == 0 ? Success : InvalidDevice;
+}
+EXPORT int RT(Malloc)(void **p, size_t n) {
+  note(RT_PREFIX "Malloc %zu", n);
+  *p = std::calloc(1, n);
+  return *p ? Success : 2;
+}
+EXPORT int RT(Free)(void *p) {
+  note(RT_PREFIX "Free");
+  std::free(p);
+  return Success;
+}
+EXPORT int RT(Memcpy)(void *dst, const void *src, size_t n, int kind) {
+  note(RT_PREFIX "Memcpy %zu kind %d", n, kind);
+  if (kind < 0 || kind > 4)
+    return InvalidMemcpyDirection;
+  std::memcpy(dst, src, n);
+  return Success;
+}
+EXPORT int RT(MemcpyAsync)(void *dst, const void *src, size_t n, int kind, void *stream) {
+  note(RT_PREFIX "MemcpyAsync %zu kind %d stream %p", n, kind, stream);
+  std::memcpy(dst, src, n);
+  return Success;
+}
+EXPORT int RT(Memset)(void *p, int value, size_t n) {
+  note(RT_PREFIX "Memset %zu", n);
+  std::memset(p, value, n);
+  return Success;
+}
+EXPORT int RT(StreamCreate)(void **s) {
+  static int streams;
+  *s = &streams;
+  note(RT_PREFIX "StreamCreate");
+  return Success;
+}
+EXPORT int RT(StreamSynchronize)(void *s) {
+  note(RT_PREFIX "StreamSynchronize %p", s);
+  return Success;
+}
+EXPORT int RT(StreamDestroy)(void *) {
+  note(RT_PREFIX "StreamDestroy");
+  return Success;
+}
+EXPORT int RT(DeviceSynchronize)() {
+  note(RT_PREFIX "DeviceSynchronize");
+  return Success;
+}
+EXPORT int RT(DeviceGetAttribute)(int *v, int attr, int device) {
+  note(RT_PREFIX "DeviceGetAttribute %d", attr);
+  *v = attr == 16 ? 132 : attr == 75 ? 9 : attr == 10 ? 32 : 1; // SMs, major, warp size
+  return device == 0 ? Success : InvalidDevice;
+}
+
+EXPORT int DRV(Init)(unsigned) { return 0; }
+EXPORT int DRV(GetErrorName)(int e, const char **name) {
+  *name = e == 1 ? DRV_ERR "INVALID_VALUE" : e == 500 ? DRV_ERR "NOT_FOUND" : DRV_ERR "UNKNOWN";
+  return 0;
+}
+EXPORT int DRV(CtxGetCurrent)(void **c) {
+  *c = context ? &context : nullptr;
+  return 0;
+}
+EXPORT int DRV(DevicePrimaryCtxRetain)(void **c, int) {
+  note("%sDevicePrimaryCtxRetain", RT_PREFIX[0] == 'c' ? "cu" : "mu");
+  *c = &context;
+  return 0;
+}
+EXPORT int DRV(CtxSetCurrent)(void *c) {
+  context = c ? 1 : 0;
+  return 0;
+}
+EXPORT int DRV(DeviceGet)(int *d, int ordinal) {
+  *d = ordinal;
+  return 0;
+}
+EXPORT int DRV(DeviceGetName)(char *name, int len, int) {
+  std::snprintf(name, size_t(len), "Fake %s GPU", RT_PREFIX);
+  return 0;
+}
+EXPORT int DRV(DeviceTotalMem_v2)(size_t *bytes, int) {
+  *bytes = size_t(80) << 30;
+  return 0;
+}
+EXPORT int DRV(ModuleLoadDataEx)(void **module, const void *image, unsigned, int *, void **) {
+  const char *ptx = static_cast<const char *>(image);
+  bool isPtx = std::strstr(ptx, ".target sm_") && std::strstr(ptx, ".entry");
+  note("%sModuleLoadDataEx %s", RT_PREFIX[0] == 'c' ? "cu" : "mu", isPtx ? "ptx" : "not-ptx");
+  if (!isPtx)
+    return 200; // CUDA_ERROR_INVALID_IMAGE
+  *module = new Module{ptx};
+  return 0;
+}
+EXPORT int DRV(ModuleGetFunction)(void **f, void *module, const char *name) {
+  note("%sModuleGetFunction %s", RT_PREFIX[0] == 'c' ? "cu" : "mu", name);
+  std::string entry = std::string(".entry ") + name + "(";
+  if (static_cast<Module *>(module)->ptx.find(entry) == std::string::npos)
+    return 500;
+  *f = new Function{name};
+  return 0;
+}
+EXPORT int DRV(ModuleGetGlobal_v2)(unsigned long long *ptr, size_t *size, void *module,
+                                    const char *name) {
+  note("%sModuleGetGlobal %s", RT_PREFIX[0] == 'c' ? "cu" : "mu", name);
+  if (static_cast<Module *>(module)->ptx.find(name) == std::string::npos)
+    return 500;
+  auto [it, added] = constants.emplace(name, int(constants.size()) * 256);
+  *ptr = reinterpret_cast<unsigned long long>(constantBank + it->second);
+  *size = 256;
+  return 0;
+}
+EXPORT int DRV(LaunchKernel)(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                             unsigned by, unsigned bz, unsigned shared, void *stream,
+                             void **params, void **extra) {
+  const std::string &name = static_cast<Function *>(f)->name;
+  note("%sLaunchKernel %s grid %u block %u stream %p", RT_PREFIX[0] == 'c' ? "cu" : "mu",
+       name.c_str(), gx, bx, stream);
+  if (name != "_Z6addOnePii")
+    return 1;
+  int *data = *static_cast<int **>(params[0]);
+  int n = *static_cast<int *>(params[1]);
+  // addOne: data[i] += 1 + the __constant__ bias (first int of the bank) for i < n.
+  int bias = 0;
+  std::memcpy(&bias, constantBank, sizeof bias);
+  for (unsigned long i = 0; i < (unsigned long)gx * bx; ++i)
+    if (long(i) < n)
+      data[i] += 1 + bias;
+  // A wrong element on request: differential mode must report it.
+  if (const char *wrong = std::getenv("FAKE_VENDOR_WRONG"); wrong && std::atoi(wrong) < n)
+    data[std::atoi(wrong)] += 100;
+  return 0;
+}
