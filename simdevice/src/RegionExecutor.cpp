@@ -115,6 +115,37 @@ uint32_t shuffleSource(uint32_t op, uint32_t lane, int32_t argument, int32_t seg
   }
 }
 
+/// shuffleSource for every lane of a warp whose lanes all pass `argument` and `segment`: the
+/// operation chosen once, each loop a few vector instructions.
+void shuffleTable(uint32_t op, int32_t argument, int32_t segment, uint32_t warpSize,
+                  uint8_t *table) {
+  uint32_t width = segment > 0 && uint32_t(segment) <= warpSize ? uint32_t(segment) : warpSize;
+  if (width & (width - 1)) { // not a power of two (CUDA requires one): the general formula
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      table[lane] = uint8_t(shuffleSource(op, lane, argument, segment, warpSize));
+    return;
+  }
+  uint32_t arg = uint32_t(argument), low = width - 1;
+  switch (op) {
+  case WarpShflIdx:
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      table[lane] = uint8_t((lane & ~low) + (arg & low));
+    break;
+  case WarpShflUp:
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      table[lane] = uint8_t((lane & low) >= arg ? lane - arg : lane);
+    break;
+  case WarpShflDown:
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      table[lane] = uint8_t((lane & low) + arg < width ? lane + arg : lane);
+    break;
+  default:
+    for (uint32_t lane = 0; lane < warpSize; ++lane)
+      table[lane] = uint8_t(((lane ^ arg) - (lane & ~low)) < width ? lane ^ arg : lane);
+    break;
+  }
+}
+
 /// The common case of a pass that parked threads at warp collectives, done straight on the
 /// park records: every live thread waits at a shuffle, each warp whole at one point with the
 /// full mask (warp reductions, butterfly exchanges), no thread at a barrier. Completes them all
@@ -132,28 +163,42 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
   const int32_t *const arg = s.arg, *const width = s.width;
   const uint64_t *const value = s.value;
   uint64_t *const result = s.result;
+  // Usually every warp shuffles alike (the same operation, offset and width: a reduction's
+  // step): then one table of source lanes serves them all.
+  constexpr uint32_t TableLanes = 128; // the widest warp of any profile
+  bool uniform = warpSize <= TableLanes;
   for (uint32_t first = 0; first < n; first += warpSize) {
     const uint32_t at = resume[first], warpOp = op[first];
-    bool same = true, exited = true;
-    for (uint32_t j = first; j < first + warpSize; ++j) {
-      same &= resume[j] == at && op[j] == warpOp && mask[j] == 0xffffffffu;
+    bool same = true, exited = true, sameShape = true;
+    for (uint32_t j = first; j < first + warpSize; ++j) { // no branches: it vectorises
+      same &= (resume[j] == at) & (op[j] == warpOp) & (mask[j] == 0xffffffffu);
       exited &= resume[j] == abi::RegionExited;
+      sameShape &= (arg[j] == arg[0]) & (width[j] == width[0]) & (op[j] == op[0]);
     }
     if (exited)
       continue;
     if (!same || !parked(at) || kinds[pointOf(at)] != abi::RegionPointWarp ||
         warpOp < WarpShflIdx || warpOp > WarpShflXor)
       return false;
+    uniform &= sameShape;
   }
+  uint8_t table[TableLanes];
+  if (uniform)
+    shuffleTable(op[0], arg[0], width[0], warpSize, table);
   for (uint32_t first = 0; first < n; first += warpSize) {
     const uint32_t at = resume[first];
     if (at == abi::RegionExited)
       continue;
     const uint32_t warpOp = op[first];
     const uint64_t *lanes = value + first;
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      result[first + lane] =
-          lanes[shuffleSource(warpOp, lane, arg[first + lane], width[first + lane], warpSize)];
+    if (uniform) {
+      for (uint32_t lane = 0; lane < warpSize; ++lane)
+        result[first + lane] = lanes[table[lane]];
+    } else {
+      for (uint32_t lane = 0; lane < warpSize; ++lane)
+        result[first + lane] =
+            lanes[shuffleSource(warpOp, lane, arg[first + lane], width[first + lane], warpSize)];
+    }
     std::fill(resume + first, resume + first + warpSize, at & ~abi::RegionParked);
     pending[at & ~abi::RegionParked] = 1;
   }
