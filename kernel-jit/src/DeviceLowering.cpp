@@ -22,6 +22,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   LowerDeviceCallsPass().run(M, MAM);
   if (instrument)
     InstrumentTimingPass().run(M, MAM);
+  CheckAccessesPass().run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
   FormBarrierRegionsPass().run(M, MAM);
 

@@ -13,6 +13,7 @@
 // The counts are of device IR (before host optimisation), the closest thing to the GPU's
 // instruction stream the simulator has. The classification is deliberately coarse; the table
 // in simdevice/TIMING.md says what each class holds.
+#include "Accesses.h"
 #include "musa/jit/DeviceLowering.h"
 
 #include "musa/sim/KernelAbi.h"
@@ -153,7 +154,8 @@ void classify(Instruction &I, Counts &c) {
   }
 }
 
-/// The pointer an access uses, or null if `I` is not a memory access.
+} // namespace
+
 Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   Type *T = nullptr;
   Value *ptr = nullptr;
@@ -189,6 +191,8 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   info |= uint32_t(std::min<uint64_t>(size, 0xffff));
   return ptr;
 }
+
+namespace {
 
 /// What both variants of a basic block share: its counts per class and its accesses.
 struct BlockPlan {
@@ -294,7 +298,8 @@ void emitHook(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
   b.CreateCall(hook, {ptr, b.getInt32(info), b.getInt32(site), ctx});
 }
 
-/// Whether `ptr` is statically in this block's shared memory (an offset from ctx->shared).
+} // namespace
+
 bool isSharedPointer(Value *ptr, Argument *ctx) {
   auto *base = dyn_cast<LoadInst>(getUnderlyingObject(ptr, 12));
   if (!base)
@@ -305,6 +310,8 @@ bool isSharedPointer(Value *ptr, Argument *ctx) {
   return from == ctx && (offset == sim::abi::SharedOffset ||
                          offset == sim::abi::DynamicSharedOffset);
 }
+
+namespace {
 
 /// Whether `ptr` is statically global memory: in the global address space, or derived from a
 /// pointer parameter of a kernel (the host passes device, managed or host-mapped memory there;

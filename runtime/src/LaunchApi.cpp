@@ -38,6 +38,8 @@ musaError_t errorFor(sim::FaultKind kind) {
     return musaErrorIllegalAddress;
   case sim::FaultKind::Assert:
     return musaErrorAssert;
+  case sim::FaultKind::MisalignedAddress:
+    return musaErrorMisalignedAddress;
   default:
     return musaErrorLaunchFailure;
   }

@@ -249,8 +249,10 @@ void runSampledThreads(void *arg) {
   const GridLaunch &launch = *run->launch;
   ThreadContext base = run->loopContext;
   uint32_t n = uint32_t(launch.block.count());
+  uint64_t faults = 0;
   for (uint32_t t = 0; t < n; ++t) {
     ThreadContext &c = run->loopContext;
+    faults |= c.accessFaults;
     c = base;
     c.tid[0] = t % launch.block.x;
     c.tid[1] = t / launch.block.x % launch.block.y;
@@ -259,6 +261,7 @@ void runSampledThreads(void *arg) {
     c.blockCounts = run->sampledThreads->blockCountsFor(t);
     run->threadEntry(launch.args, &c);
   }
+  run->loopContext.accessFaults |= faults;
 }
 
 } // namespace
@@ -356,6 +359,7 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   base.warpSize = uint32_t(launch.warpSize);
   base.shared = shared;
   base.dynamicShared = shared + staticBytes;
+  base.sharedLimit = staticBytes + launch.dynamicSharedBytes;
   base.block = &run;
   if (counters) {
     base.counters = counters->classes;
@@ -414,8 +418,24 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
     counters->foldLight(kernel.timingSiteInfo);
   if (countersPerBlock)
     counters->end(); // a faulted block's counts too: the launch's are discarded anyway
-  if (clean && run.outcome.ok())
+  if (clean && run.outcome.ok()) {
+    uint64_t faults = run.loopContext.accessFaults;
+    if (run.fibers)
+      for (const SimThread &t : scratch.threads)
+        faults |= t.context.accessFaults;
+    if (!faults)
+      return run.outcome;
+    // Flagged by the checks CheckAccesses compiles in; which thread is not recorded.
+    bool misaligned = faults & abi::AccessFaultMisaligned;
+    run.outcome.fault = misaligned ? FaultKind::MisalignedAddress : FaultKind::IllegalAddress;
+    run.outcome.message =
+        "kernel '" + demangle(kernel.name) + "' block " + dims(base.ctaid) +
+        (misaligned ? ": misaligned address (an access of N bytes at an address not a multiple "
+                      "of min(N, 4))"
+                    : ": illegal address: a shared memory access past the block's " +
+                          std::to_string(base.sharedLimit) + " bytes");
     return run.outcome;
+  }
   const ThreadContext *who =
       run.fibers ? (run.current ? &run.current->context : nullptr) : &run.loopContext;
   std::string where = "kernel '" + demangle(kernel.name) + "' block " +

@@ -9,6 +9,22 @@ __global__ void trapAtThree(int *p) {
   p[threadIdx.x] = 1;
 }
 
+// The offset comes from the host, so the compiler cannot see the misalignment.
+__global__ void loadAt(const char *base, long offset, int *out) {
+  *out = *reinterpret_cast<const int *>(base + offset);
+}
+
+__global__ void loadWide(const char *base, long offset, long long *out) {
+  *out = *reinterpret_cast<const long long *>(base + offset);
+}
+
+__global__ void sharedAt(int index, int *out) {
+  __shared__ int s[256];
+  s[threadIdx.x] = int(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = s[index + int(threadIdx.x)];
+}
+
 __device__ int deep(int n, volatile int *sink) {
   volatile char pad[512];
   pad[n % 512] = char(n);
@@ -32,6 +48,27 @@ int main(int argc, char **argv) {
     recurse<<<1, 4>>>(d);
     musaError_t e = musaDeviceSynchronize();
     CHECK(e == musaErrorLaunchFailure, "stack overflow gave %s", musaGetErrorName(e));
+  } else if (argc > 1 && argv[1][0] == 'm') {
+    // As the H200 reports (tests/hardware/probes/fault_boundaries.h200.txt): 4-byte loads at
+    // offsets 0 and 4 and an 8-byte load at offset 4 are fine, a 4-byte load at offset 2 is not.
+    int *out;
+    long long *wide;
+    CHECK_MUSA(musaMalloc(&out, sizeof(int)));
+    CHECK_MUSA(musaMalloc(&wide, sizeof(long long)));
+    loadAt<<<1, 1>>>(reinterpret_cast<char *>(d), 4, out);
+    loadWide<<<1, 1>>>(reinterpret_cast<char *>(d), 4, wide);
+    CHECK_MUSA(musaDeviceSynchronize());
+    loadAt<<<1, 1>>>(reinterpret_cast<char *>(d), 2, out);
+    musaError_t e = musaDeviceSynchronize();
+    CHECK(e == musaErrorMisalignedAddress, "misaligned load gave %s", musaGetErrorName(e));
+  } else if (argc > 1 && argv[1][0] == 'h') {
+    int *out;
+    CHECK_MUSA(musaMalloc(&out, 256 * sizeof(int)));
+    sharedAt<<<2, 256>>>(0, out); // in range
+    CHECK_MUSA(musaDeviceSynchronize());
+    sharedAt<<<2, 256>>>(1, out); // thread 255 reads s[256]: one past the end
+    musaError_t e = musaDeviceSynchronize();
+    CHECK(e == musaErrorIllegalAddress, "shared access past the end gave %s", musaGetErrorName(e));
   } else {
     int *freed;
     CHECK_MUSA(musaMalloc(&freed, 1024));

@@ -24,10 +24,10 @@ attributes #0 = { noinline nosync willreturn memory(none) }
 !nvvm.annotations = !{!0}
 !0 = !{ptr @k, !"kernel", i32 1}
 
-; CHECK: define internal i32 @myTid(ptr noundef align 8 dereferenceable(120) %musa.ctx) [[HELPER:#[0-9]+]]
+; CHECK: define internal i32 @myTid(ptr noundef align 8 dereferenceable(136) %musa.ctx) [[HELPER:#[0-9]+]]
 ; CHECK-NEXT: getelementptr inbounds i8, ptr %musa.ctx, i32 0
 ; CHECK-NEXT: load i32
-; CHECK: define void @k(ptr %out, ptr noundef align 8 dereferenceable(120) %musa.ctx)
+; CHECK: define void @k(ptr %out, ptr noundef align 8 dereferenceable(136) %musa.ctx)
 ; CHECK: call i32 @myTid(ptr %musa.ctx) [[CALL:#[0-9]+]]
 ; CHECK: attributes [[HELPER]] = { noinline "musa-sim-ctx" }
 ; CHECK: attributes [[CALL]] = { noinline }

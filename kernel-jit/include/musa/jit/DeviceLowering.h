@@ -101,6 +101,10 @@ struct FormBarrierRegionsPass : llvm::PassInfoMixin<FormBarrierRegionsPass> {
 struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+/// Misaligned and shared-out-of-range accesses flagged in ctx->accessFaults (CheckAccesses.cpp).
+struct CheckAccessesPass : llvm::PassInfoMixin<CheckAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
 /// Splits thread loops on a bounds test of the thread's index (SplitThreadGuards.cpp); runs
 /// in the host optimiser just before the vectoriser.
 struct SplitThreadGuardsPass : llvm::PassInfoMixin<SplitThreadGuardsPass> {

@@ -41,6 +41,11 @@ struct ThreadContext {
   // the bytes of shared memory at `shared` (to tell a generic pointer's space).
   SiteAccum *siteAccum;
   uint64_t sharedSize;
+  // Access checks every kernel makes (CheckAccesses in kernel-jit): the bytes of this block's
+  // shared memory (static and dynamic), and the faults its accesses raised (AccessFault bits),
+  // read by the executor after the block.
+  uint64_t sharedLimit;
+  uint64_t accessFaults;
 };
 
 
@@ -58,6 +63,14 @@ inline constexpr unsigned IssuedOffset = offsetof(ThreadContext, issued);
 inline constexpr unsigned BlockCountsOffset = offsetof(ThreadContext, blockCounts);
 inline constexpr unsigned SiteAccumOffset = offsetof(ThreadContext, siteAccum);
 inline constexpr unsigned SharedSizeOffset = offsetof(ThreadContext, sharedSize);
+inline constexpr unsigned SharedLimitOffset = offsetof(ThreadContext, sharedLimit);
+inline constexpr unsigned AccessFaultsOffset = offsetof(ThreadContext, accessFaults);
+/// ThreadContext::accessFaults bits. Misaligned (any of the low bits: an address's own low
+/// bits are ORed in): an access of N bytes at an address not a
+/// multiple of min(N, 4) (where the H200 reports a misaligned address:
+/// tests/hardware/probes/fault_boundaries.h200.txt). SharedRange: an access reaching past the
+/// end of the block's shared memory (an illegal address there).
+inline constexpr uint64_t AccessFaultMisaligned = 0xff, AccessFaultSharedRange = 0x100;
 
 /// Instruction classes the timing instrumentation counts per basic block (thread-level
 /// dynamic counts). Memory accesses are not counted here: each one calls MemAccessFn.
@@ -146,7 +159,9 @@ static_assert(offsetof(ThreadContext, issued) == 88);
 static_assert(offsetof(ThreadContext, blockCounts) == 96);
 static_assert(offsetof(ThreadContext, siteAccum) == 104);
 static_assert(offsetof(ThreadContext, sharedSize) == 112);
-static_assert(sizeof(ThreadContext) == 120);
+static_assert(offsetof(ThreadContext, sharedLimit) == 120);
+static_assert(offsetof(ThreadContext, accessFaults) == 128);
+static_assert(sizeof(ThreadContext) == 136);
 static_assert(sizeof(SiteAccum) == 32);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.

@@ -1,0 +1,15 @@
+// What the passes that look at a kernel's memory accesses share (InstrumentTiming.cpp).
+#pragma once
+
+#include "llvm/IR/Instruction.h"
+
+namespace musa::jit {
+
+/// The pointer an access uses, or null if `I` is not a memory access of device memory (not a
+/// load, store or atomic; or one of the thread's stack, a by-value parameter, a context field).
+/// `info` gets the access's size in bytes (low 16 bits) and its AccessStore/Atomic/Retry flags.
+llvm::Value *accessPointer(llvm::Instruction &I, uint32_t &info, const llvm::DataLayout &DL);
+/// Whether `ptr` is statically in this block's shared memory (an offset from ctx->shared).
+bool isSharedPointer(llvm::Value *ptr, llvm::Argument *ctx);
+
+} // namespace musa::jit

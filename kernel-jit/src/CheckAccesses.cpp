@@ -1,0 +1,104 @@
+// CheckAccesses: the device faults a CPU does not raise by itself, checked the way the GPU
+// reports them (tests/hardware/probes/fault_boundaries.h200.txt).
+//  - Misaligned address: an access of N >= 2 bytes at an address not a multiple of min(N, 4).
+//  - Shared memory out of range: an access through a pointer into the block's shared memory
+//    that reaches past its end (static plus dynamic bytes); the GPU reports an illegal
+//    address. (Below its start the H200 reports nothing, and neither do we.)
+// Each check ORs bits into a local instead of branching, added to ctx->accessFaults at the
+// function's returns, so thread loops still vectorise (the flags become a reduction); the
+// executor reads them after the block and ends the launch with the fault. Accesses whose alignment the optimiser can prove are not checked.
+// Runs after InstrumentTiming, so the checks are not counted as the kernel's instructions.
+#include "Accesses.h"
+#include "musa/jit/DeviceLowering.h"
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+/// Whether `ptr` points into memory the runtime owns through the context (timing counters):
+/// a pointer loaded from a context field other than the shared-memory bases.
+bool isRuntimeMemory(Value *ptr, Argument *ctx) {
+  auto *base = dyn_cast<LoadInst>(getUnderlyingObject(ptr, 12));
+  if (!base)
+    return false;
+  APInt offset(64, 0);
+  const Value *from = base->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      base->getModule()->getDataLayout(), offset, true);
+  return from == ctx && offset != sim::abi::SharedOffset &&
+         offset != sim::abi::DynamicSharedOffset;
+}
+
+void checkFunction(Function &F, Argument *ctx) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<std::pair<Instruction *, Value *>, 32> accesses;
+  for (Instruction &I : instructions(F)) {
+    uint32_t info = 0;
+    if (Value *ptr = accessPointer(I, info, DL); ptr && !isRuntimeMemory(ptr, ctx))
+      accesses.push_back({&I, ptr});
+  }
+  if (accesses.empty())
+    return;
+  LLVMContext &C = F.getContext();
+  Type *i64 = Type::getInt64Ty(C);
+  // The faults of this call collect in a local (a register once promoted) and reach
+  // ctx->accessFaults once, at each return: in a thread loop that is one unconditional
+  // update per thread, which the optimiser turns into a vectorisable reduction.
+  IRBuilder<> entry(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *local = entry.CreateAlloca(i64, nullptr, "musa.faults");
+  entry.CreateStore(entry.getInt64(0), local);
+  for (auto [I, ptr] : accesses) {
+    uint32_t info = 0;
+    accessPointer(*I, info, DL);
+    uint64_t size = info & 0xffff, align = std::min<uint64_t>(size, 4);
+    bool shared = isSharedPointer(ptr, ctx);
+    bool misalignable = align >= 2 && getKnownAlignment(ptr, DL, I).value() < align;
+    if (!misalignable && !shared)
+      continue;
+    IRBuilder<> b(I);
+    auto field = [&](unsigned offset) {
+      return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset);
+    };
+    Value *address = b.CreatePtrToInt(
+        ptr->getType()->getPointerAddressSpace() ? b.CreateAddrSpaceCast(ptr, b.getPtrTy()) : ptr,
+        i64);
+    Value *faults = b.getInt64(0);
+    if (misalignable)
+      faults = b.CreateAnd(address, align - 1); // the low bits themselves (no compare)
+    if (shared) {
+      Value *base = b.CreatePtrToInt(b.CreateLoad(b.getPtrTy(), field(sim::abi::SharedOffset)), i64);
+      Value *end = b.CreateAdd(b.CreateSub(address, base), b.getInt64(size));
+      Value *limit = b.CreateLoad(i64, field(sim::abi::SharedLimitOffset));
+      Value *past = b.CreateICmpSGT(end, limit);
+      faults = b.CreateOr(faults, b.CreateSelect(past, b.getInt64(sim::abi::AccessFaultSharedRange),
+                                                 b.getInt64(0)));
+    }
+    b.CreateStore(b.CreateOr(b.CreateLoad(i64, local), faults), local);
+  }
+  for (BasicBlock &BB : F)
+    if (auto *ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      IRBuilder<> b(ret);
+      Value *slot = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::AccessFaultsOffset);
+      b.CreateStore(b.CreateOr(b.CreateLoad(i64, slot), b.CreateLoad(i64, local)), slot);
+    }
+}
+
+} // namespace
+
+PreservedAnalyses CheckAccessesPass::run(Module &M, ModuleAnalysisManager &) {
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      if (Argument *ctx = getContextArg(F))
+        checkFunction(F, ctx);
+  return PreservedAnalyses::none();
+}
+
+} // namespace musa::jit

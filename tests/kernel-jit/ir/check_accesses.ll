@@ -1,0 +1,38 @@
+; CheckAccesses: a 4-byte load through a pointer of unknown alignment ORs its low two address
+; bits into a local; a shared-memory store also tests its end against ctx->sharedLimit; the
+; local reaches ctx->accessFaults (offset 128) once, at the return. A byte access and an access
+; to a known-aligned global are not checked.
+; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-check-accesses
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [64 x i32] undef, align 4
+@aligned = internal addrspace(1) global [4 x i32] zeroinitializer, align 16
+
+define void @k(ptr %in, ptr %bytes) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %src = getelementptr i32, ptr %in, i32 %t
+  %v = load i32, ptr %src
+  %dst = getelementptr [64 x i32], ptr addrspace(3) @tile, i32 0, i32 %t
+  store i32 %v, ptr addrspace(3) %dst
+  %b = load i8, ptr %bytes
+  %g = load i32, ptr addrspace(1) @aligned
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+
+; CHECK-LABEL: define void @k(
+; CHECK: %musa.faults = alloca i64
+; CHECK: and i64 {{.*}}, 3
+; CHECK: load i32, ptr %src
+; CHECK: icmp sgt i64
+; CHECK: select i1 {{.*}}, i64 256, i64 0
+; CHECK: store i32 %v
+; CHECK-NOT: and i64 {{.*}}, 3
+; CHECK: load i8, ptr %bytes
+; CHECK: getelementptr inbounds i8, ptr %musa.ctx, i32 128
+; CHECK: ret void
