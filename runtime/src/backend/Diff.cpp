@@ -25,9 +25,10 @@
 // copied from the simulator to the hardware so later comparisons stay meaningful.
 //
 // Uninitialised memory: fresh musaMalloc memory is filled with 0xFF bytes on the simulator
-// (NaN as float or double, -1 as an integer) and with 0xA5 on the hardware, and every block's
-// shared memory on the simulator with 0xFF before the block runs, so a kernel that reads
-// memory nothing wrote gives different results on the two. Words that differ before a kernel
+// (NaN as float or double, -1 as an integer) and with a byte from 0xA5 on, different for each
+// allocation, on the hardware, and every block's shared memory on the simulator with 0xFE
+// before the block runs, so a kernel that reads memory nothing wrote gives different results
+// on the two. Words that differ before a kernel
 // (still uninitialised on both) and that neither side changes are not mismatches.
 //
 // Comparison, per 32-bit word: bit-exact, except that two words that both read as normal
@@ -43,6 +44,7 @@
 #include "musa/sim/GridLauncher.h"
 #include "musa/sim/Timing.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -58,8 +60,15 @@ namespace musa::rt::backend {
 
 namespace {
 
-constexpr int SimFill = 0xff; // fresh memory and shared memory on the simulator
-constexpr int HwFill = 0xa5;  // fresh memory on the hardware
+constexpr int SimFill = 0xff;       // fresh memory on the simulator: NaN, -1
+constexpr int SimSharedFill = 0xfe; // shared memory on the simulator: -1.69e38, -16843010
+/// Fresh memory on the hardware: a byte from 0xa5 on, a different one for each allocation
+/// (64 of them in turn), so that a kernel copying one unwritten allocation into another changes
+/// the destination on the hardware too.
+int hwFill() {
+  static std::atomic<unsigned> next{0};
+  return 0xa0 + int((5 + next++) % 0x40);
+}
 
 struct Allocation {
   char *hw;
@@ -158,10 +167,10 @@ bool capturing(musaStream_t stream) {
   return status != musaStreamCaptureStatusNone;
 }
 
-/// Shared memory no thread wrote reads as SimFill on the simulator from now on.
+/// Shared memory no thread wrote reads as SimSharedFill on the simulator from now on.
 void fillUnwrittenMemory() {
   static std::once_flag once;
-  std::call_once(once, [] { sim::setSharedMemoryFill(SimFill); });
+  std::call_once(once, [] { sim::setSharedMemoryFill(SimSharedFill); });
 }
 
 bool stopOnMismatch() {
@@ -291,6 +300,18 @@ unsigned compare(std::vector<Buffer> &buffers, std::string &first) {
   return mismatches;
 }
 
+/// Work the hardware cannot mirror ran on the simulator only: the buffers it reaches are
+/// copied to the hardware, so later comparisons start from the same bytes.
+void resync(const std::vector<Buffer> &buffers) {
+  for (const Buffer &b : buffers) {
+    std::vector<uint32_t> words = readSim(b.simBase, b.size);
+    fwd::musaMemcpy(b.hwBase, words.data(), b.size, musaMemcpyHostToDevice);
+    std::lock_guard lock(diffMutex);
+    if (auto it = allocations.find(b.simBase); it != allocations.end())
+      it->second.synced = true;
+  }
+}
+
 void finish(const std::string &name, double modelUs, double hwUs, unsigned mismatches,
             const std::string &first) {
   if (mismatches)
@@ -313,6 +334,9 @@ void finish(const std::string &name, double modelUs, double hwUs, unsigned misma
 struct HwArguments {
   std::vector<std::vector<char>> values;
   std::vector<void *> pointers;
+  /// A parameter pointing to simulator memory without a hardware twin (managed, pinned host,
+  /// pool or pitched memory): the hardware cannot run the kernel. -1: none.
+  int untwinned = -1;
 };
 HwArguments hwArguments(const std::vector<uint32_t> &sizes, void *const *args,
                         const std::string &label, std::vector<Buffer> &buffers) {
@@ -325,8 +349,17 @@ HwArguments hwArguments(const std::vector<uint32_t> &sizes, void *const *args,
     if (sizes[i] == sizeof(void *)) {
       const void *value;
       std::memcpy(&value, arg, sizeof value);
-      if (void *hw = reach(buffers, value, label + ": parameter " + std::to_string(i)))
+      if (void *hw = reach(buffers, value, label + ": parameter " + std::to_string(i))) {
         std::memcpy(out.values[i].data(), &hw, sizeof hw);
+      } else if (value && out.untwinned < 0) {
+        SimulatorScope scope;
+        musaPointerAttributes a{};
+        if (::musaPointerGetAttributes(&a, value) == musaSuccess &&
+            (a.type == musaMemoryTypeDevice || a.type == musaMemoryTypeManaged ||
+             a.type == musaMemoryTypeHost))
+          out.untwinned = int(i);
+        ::musaGetLastError();
+      }
     }
     out.pointers[i] = out.values[i].data();
   }
@@ -364,6 +397,28 @@ musaError_t launchBoth(const void *func, dim3 grid, dim3 block, void **args, siz
   std::string name = sim::demangle(code.name);
   std::vector<Buffer> buffers;
   HwArguments hw = hwArguments(sizes, args, "kernel '" + name + "'", buffers);
+  if (hw.untwinned >= 0) {
+    static std::mutex saidMutex;
+    static std::set<std::string> said;
+    {
+      std::lock_guard lock(saidMutex);
+      if (said.insert(name).second)
+        std::fprintf(stderr,
+                     "musa-sim diff: kernel '%s': parameter %d points to memory without a "
+                     "hardware twin (managed, pinned host, pool or pitched memory); it runs on "
+                     "the simulator only\n",
+                     name.c_str(), hw.untwinned);
+    }
+    musaError_t e = simLaunch();
+    if (!e) {
+      SimulatorScope scope;
+      ::musaStreamSynchronize(stream);
+      ::musaGetLastError();
+    }
+    resync(buffers);
+    finish(name + " [simulator only]", -1, -1, 0, "");
+    return e;
+  }
   snapshot(buffers);
 
   uint64_t before;
@@ -494,6 +549,10 @@ bool plan(const graph::Graph &g, std::vector<HwStep> &steps, std::vector<Buffer>
       s.cooperative = l.config.cooperative;
       s.args = hwArguments(sizes, l.args->pointers.data(), "kernel '" + name + "' (graph node)",
                            buffers);
+      if (s.args.untwinned >= 0) {
+        why = "a kernel node whose parameter points to memory without a hardware twin";
+        return false;
+      }
       steps.push_back(std::move(s));
       break;
     }
@@ -623,10 +682,12 @@ musaError_t musaMalloc(void **devPtr, size_t size) {
   {
     SimulatorScope scope;
     e = ::musaMalloc(devPtr, size);
-    // Fresh memory reads as NaN / -1 on the simulator, another pattern on the hardware.
-    if (!e && devPtr && *devPtr && size)
-      ::musaMemset(*devPtr, SimFill, size);
   }
+  // Fresh memory reads as NaN / -1 on the simulator, other patterns on the hardware. The
+  // simulator's device memory is the host's, and no work can use this block yet: filled
+  // directly, so no stream operation lands in a capture in progress.
+  if (!e && devPtr && *devPtr && size)
+    std::memset(*devPtr, SimFill, size);
   fillUnwrittenMemory();
   if (e || !devPtr || !*devPtr)
     return e;
@@ -635,7 +696,7 @@ musaError_t musaMalloc(void **devPtr, size_t size) {
   mismatchedResult("musaMalloc", e, h);
   if (!h) {
     if (size)
-      fwd::musaMemset(hw, HwFill, size);
+      fwd::musaMemset(hw, hwFill(), size);
     std::lock_guard lock(diffMutex);
     allocations[static_cast<const char *>(*devPtr)] = {static_cast<char *>(hw), size, size == 0};
   }
@@ -982,13 +1043,7 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t stream) {
                    "kernels reach are copied to the hardware after each launch\n",
                    why.c_str());
     });
-    for (const Buffer &b : buffers) {
-      std::vector<uint32_t> words = readSim(b.simBase, b.size);
-      fwd::musaMemcpy(b.hwBase, words.data(), b.size, musaMemcpyHostToDevice);
-      std::lock_guard lock(diffMutex);
-      if (auto it = allocations.find(b.simBase); it != allocations.end())
-        it->second.synced = true;
-    }
+    resync(buffers);
     finish(name + " [simulator only]", -1, -1, 0, "");
     return e;
   }

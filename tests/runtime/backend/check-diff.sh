@@ -18,13 +18,14 @@ want() { # description, extended regular expression over the output
 }
 want "the program's own checks" "diff_features: all checks passed"
 want "uninitialised global memory read: kernel and index" \
-  "MISMATCH kernel 'copyOut\(int\*, int const\*, int\)': parameter 0 \(buffer 0x[0-9a-f]+, 1024 bytes\) word 0 \(byte 0\): simulator -1 \(-?nan\), hardware -1515870811"
+  "MISMATCH kernel 'copyOut\(int\*, int const\*, int\)': parameter 0 \(buffer 0x[0-9a-f]+, 1024 bytes\) word 0 \(byte 0\): simulator -1 \(-?nan\), hardware -1[0-9]+ \(-[0-9.e+-]+\)"
 want "uninitialised shared memory read: kernel and index" \
-  "MISMATCH kernel 'readShared\(int\*\)': parameter 0 \(buffer 0x[0-9a-f]+, 1024 bytes\) word 0 \(byte 0\): simulator -1 \(-?nan\), hardware 0 \(0\)"
+  "MISMATCH kernel 'readShared\(int\*\)': parameter 0 \(buffer 0x[0-9a-f]+, 1024 bytes\) word 32 \(byte 128\): simulator -16843010 \(-1\.69[0-9]*e\+38\), hardware 0 \(0\)"
 want "graph launches compared, no mismatch" "^graph launch \(1 kernel nodes\) +3 +0 "
+want "unwritten memory copied into unwritten memory" "^copyOut\(int\*, int const\*, int\) +2 +2 "
 want "kernels timed: model next to the hardware's 125 us" \
   "^addOne\(int\*, int\) +1 +0 +[0-9]+\.[0-9]+ +125\.00 +[0-9]+\.[0-9]+$"
-want "two kernels with mismatches" "6 kernel launches, 2 with mismatches"
+want "three kernels with mismatches" "7 kernel launches, 3 with mismatches"
 [ $rc -eq 3 ] && echo "ok: exit status 3" || { echo "FAIL: exit status $rc, not 3"; bad=1; }
 if echo "$out" | grep -q "runs on the simulator only"; then
   echo "FAIL: a graph was not replayed on the hardware"; bad=1

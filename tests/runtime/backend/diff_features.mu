@@ -17,9 +17,14 @@ __global__ void copyOut(int *out, const int *in, int n) {
     out[i] = in[i];
 }
 
+// The first 32 threads write their slot; the others read slots nobody wrote. (A read of a
+// shared array no thread writes at all is undefined, and the compiler deletes the store.)
 __global__ void readShared(int *out) {
-  __shared__ int never[64];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = never[threadIdx.x]; // nobody wrote it
+  __shared__ int half[64];
+  if (threadIdx.x < 32)
+    half[threadIdx.x] = 7;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = half[threadIdx.x];
 }
 
 static int failures = 0;
@@ -101,6 +106,11 @@ int main() {
   CHECK(musaMemset(out, 0, n * sizeof(int)) == musaSuccess);
   copyOut<<<n / 64, 64>>>(out, never, n);
   readShared<<<n / 64, 64>>>(out);
+  // Unwritten memory copied into unwritten memory: still the first side's pattern against the
+  // other's (each hardware allocation has a pattern of its own).
+  int *out2;
+  CHECK(musaMalloc(&out2, n * sizeof(int)) == musaSuccess);
+  copyOut<<<n / 64, 64>>>(out2, never, n);
   CHECK(musaDeviceSynchronize() == musaSuccess);
 
   CHECK(musaGraphExecDestroy(exec) == musaSuccess);
@@ -113,6 +123,7 @@ int main() {
   musaFree(graphData);
   musaFree(never);
   musaFree(out);
+  musaFree(out2);
   if (failures)
     return 1;
   std::printf("diff_features: all checks passed\n");
