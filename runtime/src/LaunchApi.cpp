@@ -185,6 +185,8 @@ void PreparedLaunch::run() const {
   row.estimate = sim::estimateKernel(profile, launch, *counters);
   row.ns = row.estimate.ns;
   row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns);
+  const double predictedNs = row.ns;
+  uint64_t reportId = 0;
   if (sim::reportEnabled()) {
     row.kind = "kernel";
     row.name = sim::demangle(launch.kernel->name);
@@ -193,8 +195,10 @@ void PreparedLaunch::run() const {
     row.block = launch.block;
     row.exec = sim::execModeName(launch.cooperative ? sim::ExecMode::Fibers
                                                     : sim::execModeFor(*launch.kernel));
-    sim::reportOperation(std::move(row));
+    reportId = sim::reportOperation(std::move(row));
   }
+  if (backend::mode() == backend::Mode::Diff)
+    backend::kernelPredicted(predictedNs, reportId); // differential mode's timing comparison
 }
 
 } // namespace musa::rt

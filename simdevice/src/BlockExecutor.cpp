@@ -12,8 +12,10 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -302,6 +304,12 @@ LaunchOutcome endGrid(GridProgress &progress) {
   return std::move(progress.first);
 }
 
+namespace {
+std::atomic<int> sharedMemoryFill{-1}; // setSharedMemoryFill (differential mode only)
+} // namespace
+
+void setSharedMemoryFill(int byte) { sharedMemoryFill.store(byte); }
+
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount) {
   const KernelEntry &kernel = *launch.kernel;
   WorkerScratch &scratch = WorkerScratch::get();
@@ -309,6 +317,8 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
                        abi::DynamicSharedAlign * abi::DynamicSharedAlign;
   size_t sharedStride = (staticBytes + launch.dynamicSharedBytes + 63) / 64 * 64;
   char *shared = scratch.sharedBuffer(std::max<size_t>(sharedStride, 64) * blockCount);
+  if (int fill = sharedMemoryFill.load(std::memory_order_relaxed); fill >= 0)
+    std::memset(shared, fill, std::max<size_t>(sharedStride, 64) * blockCount);
   Dim3 blockIdx = blockIndex(launch, firstBlock);
 
   BlockRun run;

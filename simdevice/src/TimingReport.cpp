@@ -39,9 +39,15 @@ public:
     return report;
   }
   const char *target() const { return target_; }
-  void add(ReportRow row) {
+  uint64_t add(ReportRow row) {
     std::lock_guard lock(mutex_);
     rows_.push_back(std::move(row));
+    return rows_.size();
+  }
+  void measured(uint64_t id, double ns) {
+    std::lock_guard lock(mutex_);
+    if (id && id <= rows_.size())
+      rows_[id - 1].measuredNs = ns;
   }
   ~Report() {
     if (!target_)
@@ -58,13 +64,25 @@ private:
     target_ = env && *env && std::strcmp(env, "0") != 0 ? env : nullptr;
   }
 
+  bool anyMeasured() const {
+    for (const ReportRow &r : rows_)
+      if (r.measuredNs >= 0)
+        return true;
+    return false;
+  }
+
   void printTable() const {
     std::FILE *out = stderr;
+    // Differential mode adds the hardware's event time of each kernel and the model's ratio.
+    const bool hw = anyMeasured();
     std::fprintf(out, "\nmusa-sim profile report (simulated time; MUSA_SIM_TIMING=%s)\n",
                  timingModelOn() ? "model" : "wall");
-    std::fprintf(out, "%-3s %-12s %-28s %-16s %-12s %-7s %5s %12s %12s %14s %12s  %s\n", "dev",
+    std::fprintf(out, "%-3s %-12s %-28s %-16s %-12s %-7s %5s %12s %12s %14s %12s", "dev",
                  "kind", "name", "grid", "block", "exec", "occ", "warp instr", "sectors",
-                 "DRAM bytes", "time (us)", "limited by");
+                 "DRAM bytes", "time (us)");
+    if (hw)
+      std::fprintf(out, " %12s %9s", "hw (us)", "model/hw");
+    std::fprintf(out, "  %s\n", "limited by");
     for (const ReportRow &r : rows_) {
       const KernelEstimate &e = r.estimate;
       bool kernel = r.kind == "kernel";
@@ -73,12 +91,16 @@ private:
         instr += x;
       instr += e.globalWarpAccesses + e.sharedWarpAccesses;
       std::string name = r.name.size() > 28 ? r.name.substr(0, 25) + "..." : r.name;
-      std::fprintf(out, "%-3d %-12s %-28s %-16s %-12s %-7s %5.2f %12.0f %12.0f %14.0f %12.3f  %s\n",
+      std::fprintf(out, "%-3d %-12s %-28s %-16s %-12s %-7s %5.2f %12.0f %12.0f %14.0f %12.3f",
                    r.device, r.kind.c_str(), name.c_str(), kernel ? dim(r.grid).c_str() : "-",
                    kernel ? dim(r.block).c_str() : "-", kernel ? r.exec.c_str() : "-",
                    e.occupancy, instr, e.sectors,
-                   kernel ? e.dramBytes : double(r.bytes), r.ns / 1000,
-                   kernel ? e.limiter.c_str() : "copy engine");
+                   kernel ? e.dramBytes : double(r.bytes), r.ns / 1000);
+      if (hw && r.measuredNs > 0)
+        std::fprintf(out, " %12.3f %9.3f", r.measuredNs / 1000, r.ns / r.measuredNs);
+      else if (hw)
+        std::fprintf(out, " %12s %9s", "-", "-");
+      std::fprintf(out, "  %s\n", kernel ? e.limiter.c_str() : "copy engine");
     }
   }
 
@@ -113,6 +135,9 @@ private:
                      e.wavefronts, e.atomics, e.computeCycles, e.sharedCycles, e.dramCycles,
                      e.l2Cycles, e.latencyCycles, e.barrierCycles, e.atomicCycles, e.cycles,
                      jsonString(e.limiter).c_str());
+        if (r.measuredNs >= 0) // differential mode: the hardware's event time, and the ratio
+          std::fprintf(out, ", \"hw_time_us\": %.3f, \"model_over_hw\": %.4f",
+                       r.measuredNs / 1000, r.measuredNs > 0 ? r.ns / r.measuredNs : 0.0);
       }
       std::fputs("}", out);
     }
@@ -145,9 +170,15 @@ void setReportCollecting(bool on) { collecting().store(on); }
 
 bool reportCollecting() { return collecting().load(); }
 
-void reportOperation(ReportRow row) {
+uint64_t reportOperation(ReportRow row) {
   if (reportEnabled() && reportCollecting())
-    Report::get().add(std::move(row));
+    return Report::get().add(std::move(row));
+  return 0;
+}
+
+void reportMeasured(uint64_t id, double ns) {
+  if (id)
+    Report::get().measured(id, ns);
 }
 
 } // namespace musa::sim

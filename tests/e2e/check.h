@@ -3,6 +3,16 @@
 #pragma once
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* MUSA_SIM_BACKEND=hw: the program runs on real hardware through the pass-through backend
+ * (README, "Backends"). Checks of the simulator's own behaviour (its two devices, the profile's
+ * numbers, cycle counts, musa-sim extensions, error codes where CUDA answers differently) are
+ * skipped there; in diff mode the program sees the simulator, so everything is checked. */
+static inline int onHardware(void) {
+  const char *backend = getenv("MUSA_SIM_BACKEND");
+  return backend && strcmp(backend, "hw") == 0;
+}
 
 static int g_failures = 0;
 #define CHECK(cond, ...)                                                                     \

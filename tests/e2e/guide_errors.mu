@@ -29,6 +29,10 @@ int main() {
   MUSA_CHECK(musaMemcpy(d_data, h_data, size, musaMemcpyHostToDevice));
   MUSA_CHECK(musaMalloc(&d_a, size));
   MUSA_CHECK(musaMalloc(&d_b, size));
+  // The guide's snippet adds d_a and d_b without writing them; differential mode reports that
+  // as an uninitialised read (tests/hardware/passthrough_h200.txt), so they are written here.
+  MUSA_CHECK(musaMemcpy(d_a, h_data, size, musaMemcpyHostToDevice));
+  MUSA_CHECK(musaMemcpy(d_b, h_data, size, musaMemcpyHostToDevice));
   MUSA_CHECK(musaMalloc(&d_c, size));
 
   // 获取错误信息

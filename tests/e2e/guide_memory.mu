@@ -40,8 +40,9 @@ int main() {
   // 统一内存
   void *managed;
   CHECK_MUSA(musaMallocManaged(&managed, size, musaMemAttachGlobal));
-  void *managedSingle;
-  CHECK_MUSA(musaMallocManaged(&managedSingle, size, musaMemAttachSingle));
+  void *managedSingle = NULL;
+  if (!onHardware()) // CUDA takes only Global or Host here; the guide also shows Single
+    CHECK_MUSA(musaMallocManaged(&managedSingle, size, musaMemAttachSingle));
   CHECK_MUSA(musaMemPrefetchAsync(managed, size, deviceId, stream));
   CHECK_MUSA(musaMemAdvise(managed, size, musaMemAdviseSetPreferredLocation, deviceId));
   for (int i = 0; i < 1024; ++i)
@@ -95,13 +96,17 @@ int main() {
 
   // 异步内存拷贝 and P2P copies (device 1 exists: MUSA_SIM_DEVICE_COUNT=2)
   CHECK_MUSA(musaMemcpyAsync(d_dst, h_src, size, musaMemcpyHostToDevice, stream));
+  int devices = 0;
+  musaGetDeviceCount(&devices);
+  // One GPU on the hardware: the peer is device 0 itself.
+  const int peer = devices > 1 ? 1 : 0;
   void *d_peer;
-  CHECK_MUSA(musaSetDevice(1));
+  CHECK_MUSA(musaSetDevice(peer));
   CHECK_MUSA(musaMalloc(&d_peer, size));
   CHECK_MUSA(musaSetDevice(0));
   CHECK_MUSA(musaStreamSynchronize(stream));
-  CHECK_MUSA(musaMemcpyPeer(d_peer, 1, d_src, 0, size));
-  CHECK_MUSA(musaMemcpyPeerAsync(d_dst, 0, d_peer, 1, size, stream));
+  CHECK_MUSA(musaMemcpyPeer(d_peer, peer, d_src, 0, size));
+  CHECK_MUSA(musaMemcpyPeerAsync(d_dst, 0, d_peer, peer, size, stream));
   CHECK_MUSA(musaStreamSynchronize(stream));
   CHECK_MUSA(musaMemcpy(h_dst, d_dst, size, musaMemcpyDeviceToHost));
   CHECK(h_dst[1023] == 3 * 1023, "peer round trip");

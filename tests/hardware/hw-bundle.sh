@@ -38,5 +38,6 @@ for t in block_reduce tiled_matmul noinline_specials dynamic_shared grid3d templ
   if [ -f "$src/tests/e2e/$t.mu" ]; then build_one "$t" "$src/tests/e2e/$t.mu"; fi
 done
 build_one diff_race "$src/tests/hardware/diff_race.mu"
+build_one diff_features "$src/tests/runtime/backend/diff_features.mu"
 cp "$build/bin/musa-sim-diff" "$bundle/"
 ls "$bundle/bin" | grep -v log | wc -l

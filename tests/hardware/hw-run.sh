@@ -14,11 +14,36 @@ export LD_LIBRARY_PATH="$here/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mkdir -p "$out"
 programs=${*:-$(ls "$here/bin" | grep -v '\.log$')}
 pass=0; fail=0
+# Programs left out of the hw run, and why (they pass with the simulator and in diff mode,
+# where the program sees the simulator's results).
+hw_excluded() {
+  case $1 in
+    complex_arith) echo "no PTX: clang's complex division calls __divsc3, which PTX cannot link" ;;
+    device_math_std|math_atomics) echo "no PTX: libm calls need CUDA's libdevice at build time, and the build machine has no CUDA toolkit" ;;
+    graph_conditional) echo "no PTX: the NVPTX back end refuses its release atomic store" ;;
+    graph_semaphores) echo "external semaphores do not forward (the simulator's semaphore is a musa-sim extension)" ;;
+    occupancy) echo "checks the profile's occupancy numbers (the H200 reserves 1 KiB of shared memory per block)" ;;
+    graph_update) echo "checks the simulator's refusal of a kernel node's function change, which CUDA accepts" ;;
+    graph_capture) echo "checks the simulator's error codes for an unjoined fork and odd capture-to-graph edges, where CUDA answers differently" ;;
+    graph_memory) echo "checks the simulator's graph memory pool sizes; crashed on the H200 (forwarding gap, open)" ;;
+    *) return 1 ;;
+  esac
+}
+skipped=0
 for p in $programs; do
+  if [ "$mode" = diff ] && { [ "$p" = diff_race ] || [ "$p" = diff_features ]; }; then
+    echo "SKIP $p: deliberate mismatches (run it through musa-sim-diff)"; continue
+  fi
+  if [ "$mode" = hw ] && why=$(hw_excluded "$p"); then
+    skipped=$((skipped + 1)); echo "SKIP $p: $why"; continue
+  fi
   args=""
   [ "$p" = graph_vector_add ] && args="$out/graph.dot"
   start=$(date +%s.%N)
-  MUSA_SIM_BACKEND=$mode MUSA_SIM_DIFF_REPORT=$out/$p.diff timeout 30 "$here/bin/$p" $args \
+  devices=1 # the programs that exercise the simulator's second device get it in diff mode
+  case $p in guide_device|guide_memory) [ "$mode" = diff ] && devices=2 ;; esac
+  MUSA_SIM_DEVICE_COUNT=$devices MUSA_SIM_BACKEND=$mode MUSA_SIM_DIFF_REPORT=$out/$p.diff \
+    timeout 30 "$here/bin/$p" $args \
     > "$out/$p.log" 2>&1
   rc=$?
   secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
@@ -35,4 +60,4 @@ for p in $programs; do
     fail=$((fail + 1)); echo "FAIL $p (exit $rc): $(grep -m2 -i 'fail\|error\|musa-sim' "$out/$p.log" | tr '\n' ' ' | cut -c1-300)"
   fi
 done
-echo "$mode: $pass passed, $fail failed"
+echo "$mode: $pass passed, $fail failed, $skipped left out"

@@ -13,6 +13,7 @@
 #include "musa_runtime_api.h"
 #include "musa_profiler_api.h"
 
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -31,6 +32,10 @@ struct SimulatorScope {
   SimulatorScope(const SimulatorScope &) = delete;
   bool previous;
 };
+
+/// Differential mode (Diff.cpp): the timing model's predicted time of a kernel the simulator
+/// has just run (PreparedLaunch::run), and its profile report row (0: none).
+void kernelPredicted(double ns, uint64_t reportId);
 
 inline bool routing() {
   static const bool active = mode() != Mode::Sim;

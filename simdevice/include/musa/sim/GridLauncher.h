@@ -96,6 +96,11 @@ bool loopsForced();
 /// Runs the whole grid and waits for it.
 LaunchOutcome runGrid(const GridLaunch &launch);
 
+/// Differential mode (MUSA_SIM_BACKEND=diff): every block's shared memory is filled with
+/// `byte` before the block runs, so a read of shared memory no thread wrote gives a value the
+/// hardware is unlikely to give. -1 (the default) leaves it as the previous block left it.
+void setSharedMemoryFill(int byte);
+
 /// "vectorAdd(float*, float*, float*, int)" for a mangled name; the name itself otherwise.
 std::string demangle(const std::string &name);
 

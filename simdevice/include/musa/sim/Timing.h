@@ -253,11 +253,16 @@ struct ReportRow {
   uint64_t bytes = 0;
   KernelEstimate estimate; // kernels only
   std::string exec;        // kernels: how blocks ran (loop, regions, fibers; see ExecMode)
+  /// Differential mode (MUSA_SIM_BACKEND=diff): the hardware's event time for the same launch,
+  /// in ns, set later through reportMeasured; negative when there is none.
+  double measuredNs = -1;
 };
 
 /// Records a row if a report was asked for and rows are being collected (thread-safe; the
-/// report is written at exit).
-void reportOperation(ReportRow row);
+/// report is written at exit). Returns the row's id (for reportMeasured), or 0 if not recorded.
+uint64_t reportOperation(ReportRow row);
+/// Differential mode: the hardware's measured time of the operation `id` names (no-op for 0).
+void reportMeasured(uint64_t id, double ns);
 bool reportEnabled();
 /// Whether operations that finish now are collected: from the start of the run unless
 /// MUSA_SIM_REPORT_FROM_START=0, then as musaProfilerStart/musaProfilerStop set it.
