@@ -12,7 +12,8 @@ using namespace llvm;
 namespace musa::jit {
 
 std::string lowerDeviceModule(Module &M, const std::string &triple,
-                              const std::string &dataLayout, bool instrument) {
+                              const std::string &dataLayout, bool instrument,
+                              bool sharedBounds) {
   // The passes use no analyses, so they run directly rather than through a pass manager
   // (which would need the whole analysis registry for nothing).
   ModuleAnalysisManager MAM;
@@ -22,7 +23,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   LowerDeviceCallsPass().run(M, MAM);
   if (instrument)
     InstrumentTimingPass().run(M, MAM);
-  CheckAccessesPass().run(M, MAM);
+  CheckAccessesPass{{}, sharedBounds}.run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
   FormBarrierRegionsPass().run(M, MAM);
 

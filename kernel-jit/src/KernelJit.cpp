@@ -51,6 +51,15 @@ std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
       CodeGenOptLevel::Aggressive));
 }
 
+/// MUSA_SIM_MEMCHECK=1: kernels also check shared-memory bounds (CheckAccesses.cpp).
+bool memcheckOn() {
+  static const bool on = [] {
+    const char *v = std::getenv("MUSA_SIM_MEMCHECK");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
 void optimize(Module &M, TargetMachine &TM) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -96,7 +105,8 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
     return "no host target: " + error;
   Module &M = *module;
   error = lowerDeviceModule(M, TM->getTargetTriple().str(),
-                            TM->createDataLayout().getStringRepresentation(), instrument);
+                            TM->createDataLayout().getStringRepresentation(), instrument,
+                            memcheckOn());
   if (!error.empty())
     return error;
   optimize(M, *TM);
@@ -203,7 +213,8 @@ KernelJit::~KernelJit() = default;
 
 std::string KernelJit::cacheKey(std::string_view bitcode) const {
   std::string salt = std::string(LoweringVersion) + "|" LLVM_VERSION_STRING "|" + hostCpu_ +
-                     "|" + hostFeatures_ + (sim::timingModelOn() ? "|timing" : "");
+                     "|" + hostFeatures_ + (sim::timingModelOn() ? "|timing" : "") +
+                     (memcheckOn() ? "|memcheck" : "");
   char key[40];
   std::snprintf(key, sizeof key, "%016" PRIx64 "%016" PRIx64, fnv1a(bitcode),
                 fnv1a(salt, fnv1a(bitcode) ^ 0x9e3779b97f4a7c15ull));

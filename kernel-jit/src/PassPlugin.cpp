@@ -3,7 +3,7 @@
 //       -passes='musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,...'
 // Names: musa-retarget (host triple and data layout of the x86-64 System V ABI),
 // musa-add-context, musa-lower-shared, musa-lower-calls, musa-instrument-timing,
-// musa-check-accesses, musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
+// musa-check-accesses[-shared], musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
 // musa-split-guards (a function pass) is the one the JIT adds to the host optimiser.
 #include "musa/jit/DeviceLowering.h"
 
@@ -44,6 +44,8 @@ bool addPass(StringRef name, ModulePassManager &MPM) {
     MPM.addPass(InstrumentTimingPass());
   else if (name == "musa-check-accesses")
     MPM.addPass(CheckAccessesPass());
+  else if (name == "musa-check-accesses-shared") // as with MUSA_SIM_MEMCHECK=1
+    MPM.addPass(CheckAccessesPass{{}, true});
   else if (name == "musa-emit-thunks")
     MPM.addPass(EmitKernelThunksPass());
   else if (name == "musa-form-regions")

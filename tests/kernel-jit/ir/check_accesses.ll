@@ -1,8 +1,9 @@
-; CheckAccesses: a 4-byte load through a pointer of unknown alignment ORs its low two address
-; bits into a local; a shared-memory store also tests its end against ctx->sharedLimit; the
-; local reaches ctx->accessFaults (offset 128) once, at the return. A byte access and an access
-; to a known-aligned global are not checked.
-; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-check-accesses
+; CheckAccesses (as MUSA_SIM_MEMCHECK=1 runs it): a 4-byte load through a pointer of unknown
+; alignment ORs its low two address bits into a local; a shared-memory store tests its end
+; against ctx->sharedLimit (and not its alignment); the local reaches ctx->accessFaults
+; (offset 128) once, at the return. A byte access and an access to a known-aligned global are
+; not checked.
+; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-check-accesses-shared
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -103,6 +103,7 @@ struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
 };
 /// Misaligned and shared-out-of-range accesses flagged in ctx->accessFaults (CheckAccesses.cpp).
 struct CheckAccessesPass : llvm::PassInfoMixin<CheckAccessesPass> {
+  bool sharedBounds = false; // also shared-memory bounds (MUSA_SIM_MEMCHECK=1)
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 /// Splits thread loops on a bounds test of the thread's index (SplitThreadGuards.cpp); runs
@@ -111,9 +112,10 @@ struct SplitThreadGuardsPass : llvm::PassInfoMixin<SplitThreadGuardsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
 
-/// Runs the passes in order (InstrumentTimingPass only if `instrument`). Returns an error
-/// message, empty on success.
+/// Runs the passes in order (InstrumentTimingPass only if `instrument`; shared-memory bounds
+/// checks only if `sharedBounds`). Returns an error message, empty on success.
 std::string lowerDeviceModule(llvm::Module &M, const std::string &triple,
-                              const std::string &dataLayout, bool instrument = false);
+                              const std::string &dataLayout, bool instrument = false,
+                              bool sharedBounds = false);
 
 } // namespace musa::jit
