@@ -47,6 +47,30 @@ __device__ static inline void __assert_fail(const char *message, const char *fil
 __device__ void __trap(void) __asm("llvm.trap");
 /* Device printf: clang turns each call into vprintf(format, packed arguments). */
 __device__ int printf(const char *format, ...);
+/* The device heap (musaLimitMallocHeapSize, 8 MiB by default): kernel-jit lowers these to the
+ * simulator's heap; malloc returns NULL when it is exhausted. Their own symbol names keep the
+ * optimiser from treating them as the C library's (it would elide an allocation whose pointer
+ * is only tested, where the hardware runs the heap's system call). */
+__device__ void *malloc(size_t size) __asm__("__musa_device_malloc") __attribute__((nothrow));
+__device__ void free(void *ptr) __asm__("__musa_device_free") __attribute__((nothrow));
+}
+/* new and delete in device code take the device heap, as with nvcc (a failed new returns
+ * NULL: device code has no exceptions). */
+__device__ inline void *operator new(size_t size) { return malloc(size ? size : 1); }
+__device__ inline void *operator new[](size_t size) { return malloc(size ? size : 1); }
+__device__ inline void *operator new(size_t size, const std::nothrow_t &) noexcept {
+  return malloc(size ? size : 1);
+}
+__device__ inline void *operator new[](size_t size, const std::nothrow_t &) noexcept {
+  return malloc(size ? size : 1);
+}
+__device__ inline void operator delete(void *ptr) noexcept { free(ptr); }
+__device__ inline void operator delete[](void *ptr) noexcept { free(ptr); }
+__device__ inline void operator delete(void *ptr, size_t) noexcept { free(ptr); }
+__device__ inline void operator delete[](void *ptr, size_t) noexcept { free(ptr); }
+__device__ inline void operator delete(void *ptr, const std::nothrow_t &) noexcept { free(ptr); }
+__device__ inline void operator delete[](void *ptr, const std::nothrow_t &) noexcept {
+  free(ptr);
 }
 #endif
 
@@ -89,6 +113,21 @@ template <class T> static inline musaChannelFormatDesc musaCreateChannelDesc() {
 template <class T>
 static inline musaError_t musaMallocAsync(T **ptr, size_t size, musaStream_t stream) {
   return musaMallocAsync(reinterpret_cast<void **>(ptr), size, stream);
+}
+/** CUDA's overload that takes the pool before the stream (musaMallocFromPoolAsync). */
+static inline musaError_t musaMallocAsync(void **ptr, size_t size, musaMemPool_t memPool,
+                                         musaStream_t stream) {
+  return musaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+template <class T>
+static inline musaError_t musaMallocAsync(T **ptr, size_t size, musaMemPool_t memPool,
+                                         musaStream_t stream) {
+  return musaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+}
+template <class T>
+static inline musaError_t musaMallocFromPoolAsync(T **ptr, size_t size, musaMemPool_t memPool,
+                                                 musaStream_t stream) {
+  return musaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
 }
 template <class T>
 static inline musaError_t musaMallocManaged(T **ptr, size_t size,
