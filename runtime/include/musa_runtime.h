@@ -54,24 +54,10 @@ __device__ int printf(const char *format, ...);
 __device__ void *malloc(size_t size) __asm__("__musa_device_malloc") __attribute__((nothrow));
 __device__ void free(void *ptr) __asm__("__musa_device_free") __attribute__((nothrow));
 }
-/* new and delete in device code take the device heap, as with nvcc (a failed new returns
- * NULL: device code has no exceptions). */
-__device__ inline void *operator new(size_t size) { return malloc(size ? size : 1); }
-__device__ inline void *operator new[](size_t size) { return malloc(size ? size : 1); }
-__device__ inline void *operator new(size_t size, const std::nothrow_t &) noexcept {
-  return malloc(size ? size : 1);
-}
-__device__ inline void *operator new[](size_t size, const std::nothrow_t &) noexcept {
-  return malloc(size ? size : 1);
-}
-__device__ inline void operator delete(void *ptr) noexcept { free(ptr); }
-__device__ inline void operator delete[](void *ptr) noexcept { free(ptr); }
-__device__ inline void operator delete(void *ptr, size_t) noexcept { free(ptr); }
-__device__ inline void operator delete[](void *ptr, size_t) noexcept { free(ptr); }
-__device__ inline void operator delete(void *ptr, const std::nothrow_t &) noexcept { free(ptr); }
-__device__ inline void operator delete[](void *ptr, const std::nothrow_t &) noexcept {
-  free(ptr);
-}
+/* new and delete in device code take the device heap, as with nvcc: clang's CUDA wrapper
+ * for <new> defines them on top of the device malloc/free above, once __device__ exists (the
+ * first <new> above came too early for it). A failed new returns NULL (no exceptions). */
+#include <new>
 #endif
 
 static __inline__ __host__ struct musaExtent make_musaExtent(size_t w, size_t h, size_t d) {
