@@ -141,6 +141,8 @@ const Builtin Builtins[] = {
     {sim::abi::ActiveMaskFn, reinterpret_cast<void *>(&__musa_sim_active_mask)},
     {sim::abi::NanosleepFn, reinterpret_cast<void *>(&__musa_sim_nanosleep)},
     {sim::abi::GridSyncFn, reinterpret_cast<void *>(&__musa_sim_grid_sync)},
+    {sim::abi::MallocFn, reinterpret_cast<void *>(&__musa_sim_malloc)},
+    {sim::abi::FreeFn, reinterpret_cast<void *>(&__musa_sim_free)},
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},
     {sim::abi::GlobalTimerFn, reinterpret_cast<void *>(&__musa_sim_globaltimer)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},

@@ -10,6 +10,8 @@
 //   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
+//   malloc(n), free(p) (the headers name them __musa_device_malloc/free)
+//                                   -> call __musa_sim_malloc(n, ctx), __musa_sim_free(p, ctx)
 //   llvm.trap                       -> call __musa_sim_trap(ctx)
 //   llvm.nvvm.read.ptx.sreg.clock, clock64, globaltimer
 //                                   -> call __musa_sim_clock64/globaltimer(ctx)
@@ -165,6 +167,11 @@ bool lowerCall(CallInst &call, Value *ctx) {
   }
   if (name == "__assertfail") {
     callWithContext(b, call, sim::abi::AssertFailFn, ctx);
+    return true;
+  }
+  if (name == "__musa_device_malloc" || name == "__musa_device_free") { // the device heap
+    callWithContext(b, call,
+                    name == "__musa_device_malloc" ? sim::abi::MallocFn : sim::abi::FreeFn, ctx);
     return true;
   }
   if (name == "llvm.trap") {

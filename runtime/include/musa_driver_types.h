@@ -230,6 +230,23 @@ struct musaMemAccessDesc {
 typedef struct musaMemPoolProps musaMemPoolProps;
 typedef struct musaMemAccessDesc musaMemAccessDesc;
 
+/** A stream-ordered memory pool (musaMemPoolCreate, musaDeviceGetDefaultMemPool). */
+typedef struct MUmemPoolHandle_st *musaMemPool_t;
+/** Pool attributes, CUDA's numbers. The reuse flags are int (0/1); the rest uint64_t (the
+ *  two high watermarks can only be set to 0, which restarts them; the currents are
+ *  read-only). */
+enum musaMemPoolAttr {
+  musaMemPoolReuseFollowEventDependencies = 0x1,
+  musaMemPoolReuseAllowOpportunistic = 0x2,
+  musaMemPoolReuseAllowInternalDependencies = 0x3,
+  musaMemPoolAttrReleaseThreshold = 0x4,
+  musaMemPoolAttrReservedMemCurrent = 0x5,
+  musaMemPoolAttrReservedMemHigh = 0x6,
+  musaMemPoolAttrUsedMemCurrent = 0x7,
+  musaMemPoolAttrUsedMemHigh = 0x8
+};
+typedef enum musaMemPoolAttr musaMemPoolAttr;
+
 /* ---- graphs ------------------------------------------------------------------------- */
 typedef struct MUgraph_st *musaGraph_t;
 typedef struct MUgraphNode_st *musaGraphNode_t;
@@ -559,6 +576,18 @@ typedef enum musaDeviceAttr musaDeviceAttr;
 #define musaHostAllocPortable 0x01
 #define musaHostAllocMapped 0x02
 #define musaHostAllocWriteCombined 0x04
+
+/** musaDeviceSetLimit / musaDeviceGetLimit: CUDA's numbers. */
+enum musaLimit {
+  musaLimitStackSize = 0x00,
+  musaLimitPrintfFifoSize = 0x01,
+  musaLimitMallocHeapSize = 0x02,
+  musaLimitDevRuntimeSyncDepth = 0x03,
+  musaLimitDevRuntimePendingLaunchCount = 0x04,
+  musaLimitMaxL2FetchGranularity = 0x05,
+  musaLimitPersistingL2CacheSize = 0x06
+};
+typedef enum musaLimit musaLimit;
 
 #define musaDeviceScheduleAuto 0x00
 #define musaDeviceScheduleSpin 0x01

@@ -47,7 +47,17 @@ __device__ static inline void __assert_fail(const char *message, const char *fil
 __device__ void __trap(void) __asm("llvm.trap");
 /* Device printf: clang turns each call into vprintf(format, packed arguments). */
 __device__ int printf(const char *format, ...);
+/* The device heap (musaLimitMallocHeapSize, 8 MiB by default): kernel-jit lowers these to the
+ * simulator's heap; malloc returns NULL when it is exhausted. Their own symbol names keep the
+ * optimiser from treating them as the C library's (it would elide an allocation whose pointer
+ * is only tested, where the hardware runs the heap's system call). */
+__device__ void *malloc(size_t size) __asm__("__musa_device_malloc") __attribute__((nothrow));
+__device__ void free(void *ptr) __asm__("__musa_device_free") __attribute__((nothrow));
 }
+/* new and delete in device code take the device heap, as with nvcc: clang's CUDA wrapper
+ * for <new> defines them on top of the device malloc/free above, once __device__ exists (the
+ * first <new> above came too early for it). A failed new returns NULL (no exceptions). */
+#include <new>
 #endif
 
 static __inline__ __host__ struct musaExtent make_musaExtent(size_t w, size_t h, size_t d) {
@@ -89,6 +99,21 @@ template <class T> static inline musaChannelFormatDesc musaCreateChannelDesc() {
 template <class T>
 static inline musaError_t musaMallocAsync(T **ptr, size_t size, musaStream_t stream) {
   return musaMallocAsync(reinterpret_cast<void **>(ptr), size, stream);
+}
+/** CUDA's overload that takes the pool before the stream (musaMallocFromPoolAsync). */
+static inline musaError_t musaMallocAsync(void **ptr, size_t size, musaMemPool_t memPool,
+                                         musaStream_t stream) {
+  return musaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+template <class T>
+static inline musaError_t musaMallocAsync(T **ptr, size_t size, musaMemPool_t memPool,
+                                         musaStream_t stream) {
+  return musaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+}
+template <class T>
+static inline musaError_t musaMallocFromPoolAsync(T **ptr, size_t size, musaMemPool_t memPool,
+                                                 musaStream_t stream) {
+  return musaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
 }
 template <class T>
 static inline musaError_t musaMallocManaged(T **ptr, size_t size,

@@ -46,6 +46,8 @@ musaError_t musaDeviceGetAttribute(int *value, enum musaDeviceAttr attr, int dev
 musaError_t musaSetDeviceFlags(unsigned int flags);
 musaError_t musaGetDeviceFlags(unsigned int *flags);
 musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+musaError_t musaDeviceSetLimit(enum musaLimit limit, size_t value);
+musaError_t musaDeviceGetLimit(size_t *value, enum musaLimit limit);
 
 /* memory */
 musaError_t musaMalloc(void **devPtr, size_t size);
@@ -345,6 +347,22 @@ musaError_t musaGraphNodeGetDependentNodes_v2(musaGraphNode_t node, musaGraphNod
 /* stream-ordered allocation */
 musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t stream);
 musaError_t musaFreeAsync(void *devPtr, musaStream_t stream);
+musaError_t musaMallocFromPoolAsync(void **devPtr, size_t size, musaMemPool_t memPool,
+                                    musaStream_t stream);
+musaError_t musaDeviceGetDefaultMemPool(musaMemPool_t *memPool, int device);
+musaError_t musaDeviceGetMemPool(musaMemPool_t *memPool, int device);
+musaError_t musaDeviceSetMemPool(int device, musaMemPool_t memPool);
+musaError_t musaMemPoolCreate(musaMemPool_t *memPool, const struct musaMemPoolProps *props);
+musaError_t musaMemPoolDestroy(musaMemPool_t memPool);
+musaError_t musaMemPoolSetAttribute(musaMemPool_t memPool, enum musaMemPoolAttr attr,
+                                    void *value);
+musaError_t musaMemPoolGetAttribute(musaMemPool_t memPool, enum musaMemPoolAttr attr,
+                                    void *value);
+musaError_t musaMemPoolTrimTo(musaMemPool_t memPool, size_t minBytesToKeep);
+musaError_t musaMemPoolSetAccess(musaMemPool_t memPool, const struct musaMemAccessDesc *descList,
+                                 size_t count);
+musaError_t musaMemPoolGetAccess(enum musaMemAccessFlags *flags, musaMemPool_t memPool,
+                                 struct musaMemLocation *location);
 
 /* stream capture */
 musaError_t musaStreamBeginCapture(musaStream_t stream, enum musaStreamCaptureMode mode);

@@ -65,9 +65,9 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
   // Cooperative launches run (all blocks resident, grid.sync()); the limit is the occupancy
   // API's (OccupancyApi.cpp).
   p.cooperativeLaunch = 1;
-  // memoryPoolsSupported stays 0: musaMallocAsync/musaFreeAsync work, but programs that see 1
-  // go on to the musaMemPool* API (default pool, attributes, musaMallocFromPoolAsync), which
-  // does not exist yet.
+  // Stream-ordered allocation and memory pools (MemoryPool.h); no pool memory is exported
+  // to other processes, so no shareable handle type is supported.
+  p.memoryPoolsSupported = 1;
   p.hostRegisterSupported = 1;
   p.ipcEventSupported = 1;
 }
@@ -133,6 +133,7 @@ extern "C" musaError_t musaDeviceSynchronize(void) {
     if (capturing) // it would wait for captured work that never runs
       return Capture::invalidateAll(*d, musaErrorStreamCaptureUnsupported);
     d->synchronize();
+    releasePoolMemoryAboveThresholds();
     return d->stickyError();
   });
 }

@@ -163,6 +163,7 @@ extern "C" musaError_t musaEventSynchronize(musaEvent_t handle) {
       if (musa::sim::timingModelOn())
         event->device->observe(stamp->timeMs() * 1e6);
     }
+    releasePoolMemoryAboveThresholds();
     return event->device->stickyError();
   });
 }

@@ -113,6 +113,7 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   config.priority = priority;
   config.clockRateKHz = uint32_t(device.profile().clockRateKHz);
   config.cooperative = cooperative;
+  config.heap = &device.heap;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",

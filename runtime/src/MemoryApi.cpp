@@ -3,7 +3,6 @@
 #include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
-#include "GraphWork.h"
 
 using namespace musa::rt;
 
@@ -62,7 +61,9 @@ extern "C" musaError_t musaFree(void *devPtr) {
     if (!devPtr)
       return musaSuccess;
     auto where = Runtime::get().findDevicePointer(devPtr);
-    if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation)
+    // Arrays have their own free; the device heap is freed only by kernels, as in CUDA.
+    if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation ||
+        where->range.tag == HeapAllocation)
       return musaErrorInvalidValue;
     if (musaError_t e = Capture::checkUnsafeCall())
       return e;
@@ -73,6 +74,8 @@ extern "C" musaError_t musaFree(void *devPtr) {
       where->device->graphMemory.setInUse(devPtr, false);
       return musaSuccess;
     }
+    if (where->range.tag == PoolAllocation) // back to its memory pool, as CUDA allows
+      return where->device->pools.freeNow(devPtr) ? musaSuccess : musaErrorInvalidValue;
     return where->device->memory().free(devPtr) ? musaSuccess : musaErrorInvalidValue;
   });
 }
@@ -159,74 +162,6 @@ extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
       return musaErrorInvalidDevice;
     // Advice changes where pages would live, which one shared memory makes moot; it is
     // validated and accepted, and has no effect on results.
-    return musaSuccess;
-  });
-}
-
-extern "C" musaError_t musaMallocAsync(void **devPtr, size_t size, musaStream_t handle) {
-  MUSA_BACKEND_HOOK(musaMallocAsync, devPtr, size, handle);
-  return apiCall([&] {
-    if (!devPtr)
-      return musaErrorInvalidValue;
-    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
-    if (!stream)
-      return musaErrorInvalidResourceHandle;
-    Device &device = *stream->device;
-    if (Capture::active(*stream)) {
-      // Captured: a memory allocation node, its address fixed now.
-      if (size == 0)
-        return musaErrorInvalidValue;
-      void *p = device.memory().allocate(size, GraphAllocation);
-      if (!p)
-        return musaErrorOutOfMemory;
-      auto allocation = std::make_shared<musa::rt::GraphMemoryBlock>(&device, p, size);
-      if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::MemAlloc,
-                                           std::make_unique<MemAllocWork>(allocation)))
-        return e;
-      *devPtr = p;
-      return musaSuccess;
-    }
-    // The memory exists from this call on, so any later point in the stream may use it.
-    // (Stream-ordered allocation is not one of the calls a capture prohibits.)
-    if (size == 0) {
-      *devPtr = nullptr;
-      return musaSuccess;
-    }
-    void *p = device.memory().allocate(size, PlainAllocation);
-    if (!p)
-      return musaErrorOutOfMemory;
-    *devPtr = p;
-    return musaSuccess;
-  });
-}
-
-extern "C" musaError_t musaFreeAsync(void *devPtr, musaStream_t handle) {
-  MUSA_BACKEND_HOOK(musaFreeAsync, devPtr, handle);
-  return apiCall([&] {
-    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
-    if (!stream)
-      return musaErrorInvalidResourceHandle;
-    if (!devPtr)
-      return musaSuccess;
-    auto where = Runtime::get().findDevicePointer(devPtr);
-    if (!where || where->range.base != devPtr ||
-        (where->range.tag != PlainAllocation && where->range.tag != GraphAllocation))
-      return musaErrorInvalidValue;
-    Device *device = where->device;
-    bool graphMemory = where->range.tag == GraphAllocation;
-    if (Capture::active(*stream)) {
-      if (!graphMemory)
-        return musaErrorInvalidValue; // a captured free needs memory the graph allocated
-      return Capture::addNode(*stream, musa::graph::NodeType::MemFree,
-                              std::make_unique<MemFreeWork>(device, devPtr));
-    }
-    // Freed when the stream reaches this point; earlier work on the stream may still use it.
-    stream->device->submit(*stream, [device, devPtr, graphMemory] {
-      if (graphMemory)
-        device->graphMemory.setInUse(devPtr, false);
-      else
-        device->memory().free(devPtr);
-    });
     return musaSuccess;
   });
 }

@@ -210,6 +210,12 @@ void Device::reset() {
   events.clear();
   memory_->freeAll();
   graphMemory.clear(); // graphs still holding allocation nodes must not free the addresses
+  pools.reset();
+  heap.reset();
+  {
+    std::lock_guard lock(limitsMutex);
+    limits = DeviceLimits{}; // limits belong to the context a reset destroys
+  }
   {
     std::lock_guard lock(peerMutex);
     peers.clear();

@@ -6,7 +6,10 @@
 
 #include "musa_runtime_api.h"
 
+#include "MemoryPool.h"
+
 #include "musa/graph/Graph.h"
+#include "musa/sim/DeviceHeap.h"
 #include "musa/sim/DeviceMemory.h"
 #include "musa/sim/DeviceProfile.h"
 #include "musa/sim/StreamQueue.h"
@@ -35,7 +38,17 @@ enum AllocationTag : uint32_t {
   ArrayAllocation = 2,
   IpcAllocation = 3, // another process's memory, mapped by musaIpcOpenMemHandle
   SymbolAllocation = 4, // a __device__ / __constant__ variable (lives in JIT'd code's data)
-  GraphAllocation = 5   // made by a graph's memory allocation node
+  GraphAllocation = 5,  // made by a graph's memory allocation node
+  PoolAllocation = 6,   // stream-ordered, from a memory pool (MemoryPool.h)
+  HeapAllocation = 7    // the device heap of malloc()/new in kernels (one range)
+};
+
+/// musaDeviceSetLimit's values other than the heap size (which DeviceHeap keeps).
+struct DeviceLimits {
+  size_t stackSize = 1024;          // bytes per thread, CUDA's default
+  size_t printfFifoSize = 1 << 20;  // bytes, CUDA's default
+  size_t maxL2FetchGranularity = 64;
+  size_t persistingL2CacheSize = 0;
 };
 
 /// Memory of graph allocation nodes on one device: reserved while a graph holds the node,
@@ -213,9 +226,15 @@ public:
   std::mutex capturesMutex;
   std::set<std::shared_ptr<Capture>> captures;
   GraphMemoryPool graphMemory;
+  /// Stream-ordered allocation (musaMallocAsync, musaMemPool_t).
+  MemoryPools pools{*this};
   /// The engines that place this device's operations in simulated time (declared after
   /// profile_, which initialises it).
   sim::DeviceClock clock{profile_.asyncEngineCount};
+  /// malloc()/free() in kernels (declared after memory_, which it allocates from).
+  sim::DeviceHeap heap{*memory_, HeapAllocation};
+  std::mutex limitsMutex;
+  DeviceLimits limits;
 };
 
 class Runtime {

@@ -162,6 +162,7 @@ extern "C" musaError_t musaStreamSynchronize(musaStream_t handle) {
       return Capture::invalidateAll(*stream->device, musaErrorStreamCaptureUnsupported);
     stream->queue.synchronize();
     stream->device->observe(*stream);
+    releasePoolMemoryAboveThresholds();
     return stream->device->stickyError();
   });
 }

@@ -120,6 +120,30 @@ bool DeviceMemory::free(void *ptr) {
   return true;
 }
 
+bool DeviceMemory::park(void *ptr) {
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(uintptr_t(ptr));
+  if (it == live_.end() || it->second.foreign || it->second.parked)
+    return false;
+  // The contents stay (the pages are kept), but any touch faults until unpark().
+  mprotect(ptr, it->second.rounded, PROT_NONE);
+  it->second.parked = true;
+  return true;
+}
+
+bool DeviceMemory::unpark(void *ptr, size_t size, uint32_t tag) {
+  std::lock_guard lock(mutex_);
+  auto it = live_.find(uintptr_t(ptr));
+  if (it == live_.end() || it->second.foreign || size == 0 || size > it->second.rounded)
+    return false;
+  if (it->second.parked && mprotect(ptr, it->second.rounded, PROT_READ | PROT_WRITE) != 0)
+    return false;
+  it->second.parked = false;
+  it->second.requested = size;
+  it->second.tag = tag;
+  return true;
+}
+
 void *DeviceMemory::mapForeign(int fd, uint64_t offset, size_t size, uint32_t tag) {
   if (size == 0 || offset % PageSize)
     return nullptr;
@@ -172,7 +196,7 @@ std::optional<DeviceMemory::Range> DeviceMemory::find(const void *ptr) const {
   if (it == live_.begin())
     return std::nullopt;
   --it;
-  if (uintptr_t(ptr) >= it->first + it->second.requested)
+  if (uintptr_t(ptr) >= it->first + it->second.requested || it->second.parked)
     return std::nullopt;
   return Range{reinterpret_cast<char *>(it->first), it->second.requested, it->second.tag};
 }

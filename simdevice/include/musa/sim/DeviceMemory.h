@@ -34,6 +34,13 @@ public:
   void *allocate(size_t size, uint32_t tag = 0);
   /// False if `ptr` is not the start of a live allocation.
   bool free(void *ptr);
+  /// Memory pools keep freed blocks for reuse: park() makes a live allocation look freed
+  /// (touches fault, find() no longer sees it) while it keeps its address range and pages;
+  /// unpark() makes it (or a live allocation, whose pages stay untouched) live for a new
+  /// request of at most its page-rounded size. free() of a parked block releases it. False if
+  /// `ptr` is not such a block (or `size` is 0 or too big).
+  bool park(void *ptr);
+  bool unpark(void *ptr, size_t size, uint32_t tag);
   /// Frees everything (device reset), including mappings of other processes' memory.
   void freeAll();
 
@@ -80,6 +87,7 @@ private:
     size_t rounded;
     uint32_t tag;
     bool foreign; // a mapping of another process's memory
+    bool parked = false; // held by a memory pool for reuse; invisible to find()
   };
   std::map<uintptr_t, Block> live_;  // start -> sizes
   std::map<uintptr_t, size_t> free_; // start -> size, coalesced

@@ -72,6 +72,8 @@ struct GridLaunch {
   uint32_t cyclesPerInstruction = 1;
   /// musaLaunchCooperativeKernel: all blocks run together so grid.sync() works.
   bool cooperative = false;
+  /// The device's heap for malloc()/free() in kernels (null: they return null / fault).
+  class DeviceHeap *heap = nullptr;
 };
 
 struct LaunchOutcome {

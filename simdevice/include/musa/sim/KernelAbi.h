@@ -111,6 +111,9 @@ inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
 inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
+/// What device malloc(n) and free(p) become (the launch's DeviceHeap).
+inline constexpr const char *MallocFn = "__musa_sim_malloc";
+inline constexpr const char *FreeFn = "__musa_sim_free";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
@@ -197,6 +200,10 @@ uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
+/// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
+/// did not hand out ends the kernel with a fault.
+void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);
+void __musa_sim_free(void *p, musa::sim::ThreadContext *ctx);
 /// Timing model: one memory access (see abi::MemAccessFn).
 void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
                     musa::sim::ThreadContext *ctx);

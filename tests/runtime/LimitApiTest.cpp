@@ -1,0 +1,67 @@
+// musaDeviceSetLimit / musaDeviceGetLimit: defaults, per-device values, and every refusal.
+#include "musa_runtime.h"
+
+#include <gtest/gtest.h>
+
+TEST(LimitApi, DefaultsAreCudas) {
+  ASSERT_EQ(musaDeviceReset(), musaSuccess);
+  size_t v = 0;
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMallocHeapSize), musaSuccess);
+  EXPECT_EQ(v, size_t(8) << 20);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(v, 1024u);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPrintfFifoSize), musaSuccess);
+  EXPECT_EQ(v, size_t(1) << 20);
+}
+
+TEST(LimitApi, ValuesAreKeptPerDeviceUntilReset) {
+  ASSERT_EQ(musaSetDevice(1), musaSuccess);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitMallocHeapSize, 3 << 20), musaSuccess);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitStackSize, 4096), musaSuccess);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitPrintfFifoSize, 4 << 20), musaSuccess);
+  size_t v = 0;
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMallocHeapSize), musaSuccess);
+  EXPECT_EQ(v, size_t(3) << 20);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPrintfFifoSize), musaSuccess);
+  EXPECT_EQ(v, size_t(4) << 20);
+  ASSERT_EQ(musaSetDevice(0), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(v, 1024u); // device 0 untouched
+  ASSERT_EQ(musaSetDevice(1), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(v, 4096u);
+  ASSERT_EQ(musaDeviceReset(), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(v, 1024u);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMallocHeapSize), musaSuccess);
+  EXPECT_EQ(v, size_t(8) << 20);
+  ASSERT_EQ(musaSetDevice(0), musaSuccess);
+}
+
+TEST(LimitApi, RefusalsLeaveValuesAlone) {
+  size_t v = 77;
+  EXPECT_EQ(musaDeviceGetLimit(nullptr, musaLimitStackSize), musaErrorInvalidValue);
+  EXPECT_EQ(musaDeviceGetLimit(&v, musaLimit(99)), musaErrorUnsupportedLimit);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimit(99), 1), musaErrorUnsupportedLimit);
+  // No dynamic parallelism and no persisting L2 on the simulated devices.
+  EXPECT_EQ(musaDeviceGetLimit(&v, musaLimitDevRuntimeSyncDepth), musaErrorUnsupportedLimit);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 10),
+            musaErrorUnsupportedLimit);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize, 0), musaErrorUnsupportedLimit);
+  EXPECT_EQ(v, 77u);
+  // Too large: a stack beyond the simulator's thread stack, a heap beyond the device.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitStackSize, size_t(1) << 30), musaErrorInvalidValue);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("MUSA_SIM_STACK_SIZE"), std::string::npos);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitMallocHeapSize, size_t(1) << 50),
+            musaErrorMemoryAllocation);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitMaxL2FetchGranularity, 256), musaErrorInvalidValue);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(v, 1024u);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMallocHeapSize), musaSuccess);
+  EXPECT_EQ(v, size_t(8) << 20);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitMaxL2FetchGranularity, 128), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMaxL2FetchGranularity), musaSuccess);
+  EXPECT_EQ(v, 128u);
+  musaGetLastError();
+}
