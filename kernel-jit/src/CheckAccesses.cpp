@@ -28,14 +28,7 @@ namespace {
 /// Whether `ptr` points into memory the runtime owns through the context (timing counters):
 /// a pointer loaded from a context field other than the shared-memory bases.
 bool isRuntimeMemory(Value *ptr, Argument *ctx) {
-  auto *base = dyn_cast<LoadInst>(getUnderlyingObject(ptr, 12));
-  if (!base)
-    return false;
-  APInt offset(64, 0);
-  const Value *from = base->getPointerOperand()->stripAndAccumulateConstantOffsets(
-      base->getModule()->getDataLayout(), offset, true);
-  return from == ctx && offset != sim::abi::SharedOffset &&
-         offset != sim::abi::DynamicSharedOffset;
+  return contextFieldOf(ptr, ctx) && !isSharedPointer(ptr, ctx);
 }
 
 void checkFunction(Function &F, Argument *ctx, bool checkShared) {

@@ -300,15 +300,19 @@ void emitHook(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
 
 } // namespace
 
-bool isSharedPointer(Value *ptr, Argument *ctx) {
+std::optional<uint64_t> contextFieldOf(Value *ptr, Argument *ctx) {
   auto *base = dyn_cast<LoadInst>(getUnderlyingObject(ptr, 12));
   if (!base)
-    return false;
+    return std::nullopt;
   APInt offset(64, 0);
   const Value *from = base->getPointerOperand()->stripAndAccumulateConstantOffsets(
       base->getModule()->getDataLayout(), offset, true);
-  return from == ctx && (offset == sim::abi::SharedOffset ||
-                         offset == sim::abi::DynamicSharedOffset);
+  return from == ctx ? std::optional<uint64_t>(offset.getZExtValue()) : std::nullopt;
+}
+
+bool isSharedPointer(Value *ptr, Argument *ctx) {
+  std::optional<uint64_t> field = contextFieldOf(ptr, ctx);
+  return field && (*field == sim::abi::SharedOffset || *field == sim::abi::DynamicSharedOffset);
 }
 
 namespace {
