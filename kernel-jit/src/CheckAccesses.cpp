@@ -33,11 +33,16 @@ bool isRuntimeMemory(Value *ptr, Argument *ctx) {
 
 void checkFunction(Function &F, Argument *ctx, bool checkShared) {
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<std::pair<Instruction *, Value *>, 32> accesses;
+  struct Access {
+    Instruction *I;
+    Value *ptr;
+    uint32_t info;
+  };
+  SmallVector<Access, 32> accesses;
   for (Instruction &I : instructions(F)) {
     uint32_t info = 0;
     if (Value *ptr = accessPointer(I, info, DL); ptr && !isRuntimeMemory(ptr, ctx))
-      accesses.push_back({&I, ptr});
+      accesses.push_back({&I, ptr, info});
   }
   if (accesses.empty())
     return;
@@ -49,9 +54,7 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
   IRBuilder<> entry(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *local = entry.CreateAlloca(i64, nullptr, "musa.faults");
   entry.CreateStore(entry.getInt64(0), local);
-  for (auto [I, ptr] : accesses) {
-    uint32_t info = 0;
-    accessPointer(*I, info, DL);
+  for (auto [I, ptr, info] : accesses) {
     uint64_t size = info & 0xffff, align = std::min<uint64_t>(size, 4);
     // Shared memory is checked only on request: its bounds test costs kernels that tile in
     // shared memory their vectorised region loops (tiled matmul 2x). Its base is aligned, and

@@ -37,6 +37,7 @@
 // The first mismatch of each kernel is reported with kernel, parameter, index and both values
 // (as int and as float). MUSA_SIM_DIFF=report (default) goes on; stop exits with status 3.
 #include "backend/Backend.h"
+#include "backend/DiffTwins.h"
 
 #include "FatBinaryRegistry.h"
 #include "GraphTables.h"
@@ -75,10 +76,8 @@ struct Allocation {
   size_t size;
   bool synced; // every word known equal on both sides (no uninitialised difference left)
 };
-std::mutex diffMutex; // guards the maps below
+std::mutex diffMutex; // guards the maps below (stream and event twins: DiffTwins.cpp)
 std::map<const char *, Allocation> allocations; // simulator base -> hardware copy
-std::map<musaStream_t, musaStream_t> streamTwins;
-std::map<musaEvent_t, musaEvent_t> eventTwins;
 /// A copy or memset a stream capture turned into a graph node (its work keeps no parameters).
 struct CapturedTransfer {
   bool copy;
@@ -146,19 +145,6 @@ bool syncedSource(const void *src) {
   return allocations[base].synced;
 }
 
-musaStream_t hwStream(musaStream_t s) {
-  if (!s || s == musaStreamLegacy || s == musaStreamPerThread)
-    return s;
-  std::lock_guard lock(diffMutex);
-  auto it = streamTwins.find(s);
-  return it == streamTwins.end() ? nullptr : it->second;
-}
-musaEvent_t hwEvent(musaEvent_t e) {
-  std::lock_guard lock(diffMutex);
-  auto it = eventTwins.find(e);
-  return it == eventTwins.end() ? nullptr : it->second;
-}
-
 bool capturing(musaStream_t stream) {
   SimulatorScope scope;
   musaStreamCaptureStatus status = musaStreamCaptureStatusNone;
@@ -212,12 +198,6 @@ bool sameWord(uint32_t a, uint32_t b) {
     return false;
   uint32_t d = a > b ? a - b : b - a;
   return d <= uint32_t(ulpTolerance());
-}
-
-void mismatchedResult(const char *call, musaError_t sim, musaError_t hw) {
-  if (sim != hw)
-    std::fprintf(stderr, "musa-sim diff: %s: simulator %s, hardware %s\n", call,
-                 musaGetErrorName(sim), musaGetErrorName(hw));
 }
 
 std::vector<uint32_t> readSim(const char *base, size_t size) {
@@ -840,163 +820,6 @@ musaError_t musaStreamSynchronize(musaStream_t stream) {
   fwd::musaStreamSynchronize(hwStream(stream));
   SimulatorScope scope;
   return ::musaStreamSynchronize(stream);
-}
-
-// ---- streams and events: a hardware twin for each --------------------------------------
-
-namespace {
-template <class Create> musaError_t twinStream(musaStream_t *stream, musaError_t simResult,
-                                               Create &&create) {
-  if (simResult || !stream)
-    return simResult;
-  musaStream_t hw = nullptr;
-  musaError_t h = create(&hw);
-  mismatchedResult("musaStreamCreate", simResult, h);
-  if (!h) {
-    std::lock_guard lock(diffMutex);
-    streamTwins[*stream] = hw;
-  }
-  return simResult;
-}
-template <class Create> musaError_t twinEvent(musaEvent_t *event, musaError_t simResult,
-                                              Create &&create) {
-  if (simResult || !event)
-    return simResult;
-  musaEvent_t hw = nullptr;
-  musaError_t h = create(&hw);
-  mismatchedResult("musaEventCreate", simResult, h);
-  if (!h) {
-    std::lock_guard lock(diffMutex);
-    eventTwins[*event] = hw;
-  }
-  return simResult;
-}
-musaError_t simOnly(musaError_t (*call)(musaStream_t), musaStream_t s) {
-  SimulatorScope scope;
-  return call(s);
-}
-} // namespace
-
-musaError_t musaStreamCreate(musaStream_t *stream) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaStreamCreate(stream);
-  }
-  return twinStream(stream, e, [](musaStream_t *hw) { return fwd::musaStreamCreate(hw); });
-}
-
-musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaStreamCreateWithFlags(stream, flags);
-  }
-  return twinStream(stream, e, [&](musaStream_t *hw) {
-    return fwd::musaStreamCreateWithFlags(hw, flags);
-  });
-}
-
-musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags, int priority) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaStreamCreateWithPriority(stream, flags, priority);
-  }
-  return twinStream(stream, e, [&](musaStream_t *hw) {
-    return fwd::musaStreamCreateWithPriority(hw, flags, priority);
-  });
-}
-
-musaError_t musaStreamDestroy(musaStream_t stream) {
-  musaStream_t hw = nullptr;
-  {
-    std::lock_guard lock(diffMutex);
-    if (auto it = streamTwins.find(stream); it != streamTwins.end()) {
-      hw = it->second;
-      streamTwins.erase(it);
-    }
-  }
-  if (hw)
-    fwd::musaStreamDestroy(hw);
-  return simOnly(&::musaStreamDestroy, stream);
-}
-
-musaError_t musaEventCreate(musaEvent_t *event) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaEventCreate(event);
-  }
-  return twinEvent(event, e, [](musaEvent_t *hw) { return fwd::musaEventCreate(hw); });
-}
-
-musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int flags) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaEventCreateWithFlags(event, flags);
-  }
-  return twinEvent(event, e, [&](musaEvent_t *hw) {
-    return fwd::musaEventCreateWithFlags(hw, flags);
-  });
-}
-
-musaError_t musaEventDestroy(musaEvent_t event) {
-  musaEvent_t hw = nullptr;
-  {
-    std::lock_guard lock(diffMutex);
-    if (auto it = eventTwins.find(event); it != eventTwins.end()) {
-      hw = it->second;
-      eventTwins.erase(it);
-    }
-  }
-  if (hw)
-    fwd::musaEventDestroy(hw);
-  SimulatorScope scope;
-  return ::musaEventDestroy(event);
-}
-
-musaError_t musaEventRecord(musaEvent_t event, musaStream_t stream) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaEventRecord(event, stream);
-  }
-  // A record into a capture is a graph dependency on the simulator; the hardware's twin
-  // stream is not capturing, so recording there is plain ordering.
-  if (musaEvent_t hw = hwEvent(event); !e && hw)
-    fwd::musaEventRecord(hw, hwStream(stream));
-  return e;
-}
-
-musaError_t musaEventRecordWithFlags(musaEvent_t event, musaStream_t stream, unsigned int flags) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaEventRecordWithFlags(event, stream, flags);
-  }
-  if (musaEvent_t hw = hwEvent(event); !e && hw)
-    fwd::musaEventRecord(hw, hwStream(stream)); // an external record is a capture's business
-  return e;
-}
-
-musaError_t musaStreamWaitEvent(musaStream_t stream, musaEvent_t event, unsigned int flags) {
-  musaError_t e;
-  {
-    SimulatorScope scope;
-    e = ::musaStreamWaitEvent(stream, event, flags);
-  }
-  if (musaEvent_t hw = hwEvent(event); !e && hw)
-    fwd::musaStreamWaitEvent(hwStream(stream), hw, 0);
-  return e;
-}
-
-musaError_t musaEventSynchronize(musaEvent_t event) {
-  if (musaEvent_t hw = hwEvent(event))
-    fwd::musaEventSynchronize(hw);
-  SimulatorScope scope;
-  return ::musaEventSynchronize(event);
 }
 
 // ---- launches -----------------------------------------------------------------------------
