@@ -28,6 +28,13 @@ Argument *getContextArg(Function &F) {
   return F.getArg(F.arg_size() - 1);
 }
 
+bool readsThreadClock(const Module &M) {
+  for (const char *name : {sim::abi::Clock64Fn, sim::abi::GlobalTimerFn, sim::abi::NanosleepFn})
+    if (const Function *F = M.getFunction(name); F && !F->use_empty())
+      return true;
+  return false;
+}
+
 static FunctionType *withContext(FunctionType *type) {
   SmallVector<Type *, 8> params(type->params());
   params.push_back(PointerType::getUnqual(type->getContext()));

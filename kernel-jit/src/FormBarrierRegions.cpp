@@ -411,7 +411,12 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   BasicBlock *latch = BasicBlock::Create(C, "next.thread", R);
   BasicBlock *run = BasicBlock::Create(C, "run", R);
   Value *resumeSlot = b.CreateInBoundsGEP(i32, resume, t);
-  b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, resumeSlot), region), run, latch);
+  // Called with RegionAllThreads, the loop enters every thread without reading its entry.
+  Value *all = b.CreateICmpNE(b.CreateAnd(region, b.getInt32(sim::abi::RegionAllThreads)),
+                              b.getInt32(0));
+  Value *number = b.CreateAnd(region, b.getInt32(~sim::abi::RegionAllThreads));
+  b.CreateCondBr(b.CreateOr(all, b.CreateICmpEQ(b.CreateLoad(i32, resumeSlot), number)), run,
+                 latch);
 
   // Reductions and warp collectives store their operands in the thread's park record; the
   // region after them loads the result the executor put there.
@@ -527,7 +532,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   // The dispatch: region 0 is the kernel's entry, region j the block after park point j.
   BasicBlock *kernelEntry = &F.getEntryBlock();
   b.SetInsertPoint(run);
-  SwitchInst *dispatch = b.CreateSwitch(region, latch, unsigned(body.cuts.size() + 1));
+  SwitchInst *dispatch = b.CreateSwitch(number, latch, unsigned(body.cuts.size() + 1));
   dispatch->addCase(b.getInt32(0), kernelEntry);
   for (size_t j = 0; j < body.cuts.size(); ++j)
     dispatch->addCase(b.getInt32(uint32_t(j + 1)), body.cuts[j].after);
@@ -550,7 +555,8 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
 }
 
 /// __musa_regions_K(args, ctx, frames, resume, region): one specialised loop per region (the
-/// optimiser drops the code each cannot reach), selected by a switch.
+/// optimiser drops the code each cannot reach), selected by a switch; and one more per region
+/// for calls that carry abi::RegionAllThreads (no resume test: the loop may vectorise).
 void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsigned regions) {
   LLVMContext &C = M.getContext();
   Function *entry = Function::Create(body.getFunctionType(), GlobalValue::ExternalLinkage,
@@ -558,14 +564,16 @@ void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsig
   entry->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> b(BasicBlock::Create(C, "entry", entry));
   BasicBlock *done = BasicBlock::Create(C, "done", entry);
-  SwitchInst *dispatch = b.CreateSwitch(entry->getArg(4), done, regions);
-  for (unsigned r = 0; r < regions; ++r) {
+  SwitchInst *dispatch = b.CreateSwitch(entry->getArg(4), done, 2 * regions);
+  for (unsigned variant = 0; variant < 2 * regions; ++variant) {
+    unsigned r = variant % regions;
+    uint32_t value = variant < regions ? r : r | sim::abi::RegionAllThreads;
     ValueToValueMapTy map;
-    map[body.getArg(4)] = b.getInt32(r);
+    map[body.getArg(4)] = b.getInt32(value);
     Function *specialised = CloneFunction(&body, map);
-    specialised->setName(body.getName() + "." + Twine(r));
-    BasicBlock *call = BasicBlock::Create(C, "region" + Twine(r), entry, done);
-    dispatch->addCase(b.getInt32(r), call);
+    specialised->setName(body.getName() + (variant < regions ? "." : ".all.") + Twine(r));
+    BasicBlock *call = BasicBlock::Create(C, "region" + Twine(variant), entry, done);
+    dispatch->addCase(b.getInt32(value), call);
     IRBuilder<> cb(call);
     cb.CreateCall(specialised, {entry->getArg(0), entry->getArg(1), entry->getArg(2),
                                 entry->getArg(3)});
@@ -599,7 +607,7 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::str
   ValueToValueMapTy map;
   RegionBody body;
   body.symbol = std::move(symbol);
-  body.countsInstructions = M.getNamedGlobal(TimingSitesSymbol) != nullptr;
+  body.countsInstructions = M.getNamedGlobal(TimingSitesSymbol) && readsThreadClock(M);
   if (fullVariant) {
     GlobalVariable *table = M.getNamedGlobal(TimingBlocksSymbol);
     if (!table)

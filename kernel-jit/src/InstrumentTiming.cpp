@@ -199,6 +199,7 @@ struct BlockPlan {
   Counts counts{};
   SmallVector<std::pair<Instruction *, uint32_t>, 8> accesses; // instruction, info
   unsigned total = 0;
+  bool countsIssued = true; // the thread's own count too (see readsThreadClock)
 };
 
 BlockPlan planBlock(BasicBlock &BB) {
@@ -276,8 +277,10 @@ void emitBlockCounts(IRBuilder<> &b, Argument *ctx, const BlockPlan &plan, uint3
     scope.mark(b.CreateStore(b.CreateAdd(old, b.getInt64(plan.counts[k])), slot),
                CounterScope::Classes);
   }
-  Value *issued = field(sim::abi::IssuedOffset);
-  b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(plan.total)), issued);
+  if (plan.countsIssued) {
+    Value *issued = field(sim::abi::IssuedOffset);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(plan.total)), issued);
+  }
   Value *blockCounts = b.CreateLoad(b.getPtrTy(), field(sim::abi::BlockCountsOffset));
   Value *slot = b.CreateConstInBoundsGEP1_32(i32, blockCounts, blockId);
   Value *old = scope.mark(b.CreateLoad(i32, slot), CounterScope::Blocks);
@@ -459,12 +462,14 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
   // Both variants number the same blocks and sites alike: the light variant's counts and the
   // sampled blocks' add up in the same tables.
   std::vector<Function *> kernels = getKernels(M);
+  const bool countsIssued = readsThreadClock(M);
   for (auto [F, G] : cloneFullVariants(M)) {
     Argument *ctx = getContextArg(*F), *fullCtx = getContextArg(*G);
     bool kernel = is_contained(kernels, F);
     uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
     for (auto [BB, fullBB] : zip(*F, *G)) {
       BlockPlan plan = planBlock(BB), fullPlan = planBlock(fullBB);
+      plan.countsIssued = fullPlan.countsIssued = countsIssued;
       uint32_t blockId = uint32_t(rows.size());
       IRBuilder<> b(&*BB.getFirstInsertionPt());
       emitBlockCounts(b, ctx, plan, blockId, scope);

@@ -205,6 +205,15 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
   return true;
 }
 
+/// Whether every thread of the block is ready for region `r` (none returned or waits
+/// elsewhere): the region loop may then skip reading their entries. No branch: it vectorises.
+bool everyThreadAt(const RegionState &s, uint32_t r) {
+  bool all = true;
+  for (uint32_t t = 0; t < s.threads; ++t)
+    all &= s.resume[t] == r;
+  return all;
+}
+
 /// The first thread parked at a warp collective whose mask does not name its lane, or
 /// `threads` if there is none.
 uint32_t laneOutsideMask(const RegionState &s, uint32_t warpSize) {
@@ -366,8 +375,12 @@ void runRegionBlock(void *arg) {
         return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
       return; // every thread returned
     }
-    for (uint32_t r : s.ready)
-      code.entry(launch.args, &run->loopContext, frames, s.resume, r);
+    if (s.ready.size() == 1 && everyThreadAt(s, s.ready[0]))
+      code.entry(launch.args, &run->loopContext, frames, s.resume,
+                 s.ready[0] | abi::RegionAllThreads);
+    else
+      for (uint32_t r : s.ready)
+        code.entry(launch.args, &run->loopContext, frames, s.resume, r);
     if (!*s.parkedFlag && !parkedBefore)
       continue; // every live thread waits at a plain __syncthreads: already released
     *s.parkedFlag = 0;

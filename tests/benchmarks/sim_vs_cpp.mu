@@ -225,17 +225,26 @@ int main() {
   std::printf("simulator worker threads: %s (MUSA_SIM_WORKERS); timing model %s "
               "(MUSA_SIM_TIMING); baseline: 1 thread\n",
               workers ? workers : "all cores", timing && !std::strcmp(timing, "wall") ? "off" : "on");
-  int failed = vectorAddBench(small ? 1 << 20 : 1 << 24);
-  failed |= matmulBench(small ? 128 : 512);
-  failed |= reductionBench("block_reduce", small ? 1 << 18 : 1 << 22, 256,
-                           [](const float *in, float *out, int blocks) {
-                             blockReduce<<<blocks, 256>>>(in, out, blocks * 256);
-                           });
-  failed |= reductionBench("warp_reduce", small ? 1 << 18 : 1 << 22, 256,
-                           [](const float *in, float *out, int blocks) {
-                             musaMemsetAsync(out, 0, blocks * sizeof(float));
-                             warpReduce<<<blocks, 256>>>(in, out, blocks * 256);
-                           });
-  failed |= tinyBlocksBench(small ? 1 << 16 : 1 << 20);
+  // MUSA_SIM_BENCH_ONLY=name runs one benchmark (for profiling it).
+  const char *only = std::getenv("MUSA_SIM_BENCH_ONLY");
+  auto wanted = [&](const char *name) { return !only || std::strcmp(only, name) == 0; };
+  int failed = 0;
+  if (wanted("vector_add"))
+    failed |= vectorAddBench(small ? 1 << 20 : 1 << 24);
+  if (wanted("matmul_tiled"))
+    failed |= matmulBench(small ? 128 : 512);
+  if (wanted("block_reduce"))
+    failed |= reductionBench("block_reduce", small ? 1 << 18 : 1 << 22, 256,
+                             [](const float *in, float *out, int blocks) {
+                               blockReduce<<<blocks, 256>>>(in, out, blocks * 256);
+                             });
+  if (wanted("warp_reduce"))
+    failed |= reductionBench("warp_reduce", small ? 1 << 18 : 1 << 22, 256,
+                             [](const float *in, float *out, int blocks) {
+                               musaMemsetAsync(out, 0, blocks * sizeof(float));
+                               warpReduce<<<blocks, 256>>>(in, out, blocks * 256);
+                             });
+  if (wanted("tiny_blocks"))
+    failed |= tinyBlocksBench(small ? 1 << 16 : 1 << 20);
   return failed;
 }

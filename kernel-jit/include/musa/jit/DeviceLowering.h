@@ -75,6 +75,10 @@ void localizeCounters(llvm::Function &L, llvm::Value *ctx, llvm::Function &K);
 inline constexpr const char *ThreadLoopMD = "musa.thread.loop";
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
+/// Whether the module's lowered code reads a thread's own clock (clock64(), %globaltimer) or
+/// moves it (__nanosleep): only then must each thread count the instructions it executes
+/// (ThreadContext::issued); the timing model itself counts per block.
+bool readsThreadClock(const llvm::Module &M);
 /// Kernels recorded by RetargetToHostPass.
 std::vector<llvm::Function *> getKernels(llvm::Module &M);
 

@@ -122,6 +122,10 @@ inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
 /// not released it; RegionExited once it returned.
 inline constexpr uint32_t RegionParked = 0x80000000u;
 inline constexpr uint32_t RegionExited = 0x7fffffffu;
+/// Or'ed into the region a region loop is called with: every thread of the block enters it
+/// (none has returned, none waits elsewhere), so the loop runs them all without reading their
+/// resume entries: a straight loop the host optimiser can vectorise.
+inline constexpr uint32_t RegionAllThreads = 0x40000000u;
 /// What a region loop's park point j (entry j of the kernel's region facts) waits at.
 enum RegionPoint : uint32_t {
   RegionPointBarrier = 0, // __syncthreads
@@ -169,7 +173,8 @@ static_assert(sizeof(SiteAccum) == 32);
 
 /// Every kernel is entered through a thunk that unpacks the launch's `void** args`.
 using KernelThunk = void (*)(void **args, ThreadContext *ctx);
-/// Runs region `region` for every thread whose resume entry equals it (see abi::RegionParked).
+/// Runs region `region` for every thread whose resume entry equals it (see abi::RegionParked),
+/// or for every thread if `region` carries abi::RegionAllThreads.
 /// `resume` is the state block of abi::regionStateBytes: a thread reaching a plain
 /// __syncthreads stores the next region unparked and sets that region's pending flag; one
 /// reaching a reduction or a warp collective writes its park record, stores the next region
