@@ -146,6 +146,47 @@ void shuffleTable(uint32_t op, int32_t argument, int32_t segment, uint32_t warpS
   }
 }
 
+/// One shuffle of every warp of a block of `n` threads, all lanes passing the same operation,
+/// argument and segment width: copies of runs of lanes (they vectorise) instead of a source
+/// lane each. False (nothing done) for a width that is not a power of two.
+bool shuffleBlock(uint32_t op, int32_t argument, int32_t segment, uint32_t warpSize, uint32_t n,
+                  const uint64_t *value, uint64_t *result) {
+  uint32_t width = segment > 0 && uint32_t(segment) <= warpSize ? uint32_t(segment) : warpSize;
+  if (width & (width - 1))
+    return false;
+  const uint32_t a = uint32_t(argument);
+  for (uint32_t base = 0; base < n; base += width) {
+    const uint64_t *in = value + base;
+    uint64_t *out = result + base;
+    switch (op) {
+    case WarpShflIdx:
+      std::fill(out, out + width, in[a & (width - 1)]);
+      break;
+    case WarpShflUp:
+      if (a >= width) {
+        std::copy(in, in + width, out);
+      } else {
+        std::copy(in, in + a, out);
+        std::copy(in, in + width - a, out + a);
+      }
+      break;
+    case WarpShflDown:
+      if (a >= width) {
+        std::copy(in, in + width, out);
+      } else {
+        std::copy(in + a, in + width, out);
+        std::copy(in + width - a, in + width, out + width - a);
+      }
+      break;
+    default: // xor: within the segment only while the mask stays below its width
+      for (uint32_t l = 0; l < width; ++l)
+        out[l] = in[a < width ? l ^ a : l];
+      break;
+    }
+  }
+  return true;
+}
+
 /// The common case of a pass that parked threads at warp collectives, done straight on the
 /// park records: every live thread waits at a shuffle, each warp whole at one point with the
 /// full mask (warp reductions, butterfly exchanges), no thread at a barrier. Completes them all
@@ -166,21 +207,32 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
   // Usually every warp shuffles alike (the same operation, offset and width: a reduction's
   // step): then one table of source lanes serves them all.
   constexpr uint32_t TableLanes = 128; // the widest warp of any profile
-  bool uniform = warpSize <= TableLanes;
+  bool uniform = warpSize <= TableLanes, allLive = true, samePoint = true;
   for (uint32_t first = 0; first < n; first += warpSize) {
     const uint32_t at = resume[first], warpOp = op[first];
-    bool same = true, exited = true, sameShape = true;
-    for (uint32_t j = first; j < first + warpSize; ++j) { // no branches: it vectorises
-      same &= (resume[j] == at) & (op[j] == warpOp) & (mask[j] == 0xffffffffu);
-      exited &= resume[j] == abi::RegionExited;
-      sameShape &= (arg[j] == arg[0]) & (width[j] == width[0]) & (op[j] == op[0]);
+    // Ors of xors, no branches: they vectorise.
+    uint32_t differs = 0, live = 0, shape = 0;
+    const uint32_t arg0 = uint32_t(arg[0]), width0 = uint32_t(width[0]);
+    for (uint32_t j = first; j < first + warpSize; ++j) {
+      differs |= (resume[j] ^ at) | (op[j] ^ warpOp) | ~mask[j];
+      live |= resume[j] ^ abi::RegionExited;
+      shape |= (uint32_t(arg[j]) ^ arg0) | (uint32_t(width[j]) ^ width0);
     }
-    if (exited)
+    if (live == 0) {
+      allLive = false;
       continue;
-    if (!same || !parked(at) || kinds[pointOf(at)] != abi::RegionPointWarp ||
+    }
+    if (differs || !parked(at) || kinds[pointOf(at)] != abi::RegionPointWarp ||
         warpOp < WarpShflIdx || warpOp > WarpShflXor)
       return false;
-    uniform &= sameShape;
+    uniform &= shape == 0 && warpOp == op[0];
+    samePoint &= at == resume[0];
+  }
+  if (uniform && allLive && samePoint &&
+      shuffleBlock(op[0], arg[0], width[0], warpSize, n, value, result)) {
+    std::fill(resume, resume + n, resume[0] & ~abi::RegionParked);
+    pending[resume[0]] = 1;
+    return true;
   }
   uint8_t table[TableLanes];
   if (uniform)
@@ -208,10 +260,10 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
 /// Whether every thread of the block is ready for region `r` (none returned or waits
 /// elsewhere): the region loop may then skip reading their entries. No branch: it vectorises.
 bool everyThreadAt(const RegionState &s, uint32_t r) {
-  bool all = true;
+  uint32_t differs = 0; // an or of xors: GCC vectorises it, not a chain of `bool &=`
   for (uint32_t t = 0; t < s.threads; ++t)
-    all &= s.resume[t] == r;
-  return all;
+    differs |= s.resume[t] ^ r;
+  return differs == 0;
 }
 
 /// The first thread parked at a warp collective whose mask does not name its lane, or
