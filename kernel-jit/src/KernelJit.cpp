@@ -22,6 +22,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <cinttypes>
@@ -73,6 +75,11 @@ void optimize(Module &M, TargetMachine &TM) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
     FPM.addPass(SplitThreadGuardsPass());
+    // The split loops' fixed guards folded away first: their counters' updates then run on
+    // every iteration, which CloseLoopReductionsPass needs to see.
+    FPM.addPass(SimplifyCFGPass());
+    FPM.addPass(LoopSimplifyPass());
+    FPM.addPass(CloseLoopReductionsPass());
   });
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
 }

@@ -68,9 +68,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef name, FunctionPassManager &FPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (name != "musa-split-guards")
+                  if (name == "musa-split-guards")
+                    FPM.addPass(musa::jit::SplitThreadGuardsPass());
+                  else if (name == "musa-close-reductions")
+                    FPM.addPass(musa::jit::CloseLoopReductionsPass());
+                  else
                     return false;
-                  FPM.addPass(musa::jit::SplitThreadGuardsPass());
                   return true;
                 });
           }};

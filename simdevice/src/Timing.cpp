@@ -6,10 +6,13 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace musa::sim {
 
@@ -106,6 +109,66 @@ Engine engineFor(CopyRoute route) {
 // ---------------------------------------------------------------------------------------
 // Counters
 
+namespace {
+
+/// Footprint bitmaps outlive their launches: fresh zeroed pages for every launch (calloc,
+/// then a page fault for each page the grid touches, then munmap) cost as much as a
+/// memory-bound kernel itself. A released bitmap is cleared over the words its launch set, so
+/// every bitmap kept here is all zeros; a few are kept, larger ones first.
+class BitmapPool {
+public:
+  uint64_t *take(uint64_t words) {
+    {
+      std::lock_guard lock(mutex_);
+      for (size_t i = 0; i < free_.size(); ++i)
+        if (free_[i].words >= words) {
+          uint64_t *bits = free_[i].bits;
+          free_.erase(free_.begin() + ptrdiff_t(i));
+          return bits;
+        }
+    }
+    // Capacity rounded up so that a slowly growing device reuses its bitmaps.
+    uint64_t capacity = std::max<uint64_t>(std::bit_ceil(words), 1024);
+    auto *bits = static_cast<uint64_t *>(std::calloc(capacity, sizeof(uint64_t)));
+    if (bits) {
+      std::lock_guard lock(mutex_);
+      capacities_[bits] = capacity;
+    }
+    return bits;
+  }
+  /// Takes back a bitmap whose set words all lie in [lo, hi].
+  __attribute__((no_sanitize("thread"))) void give(uint64_t *bits, uint64_t lo, uint64_t hi) {
+    std::lock_guard lock(mutex_);
+    uint64_t capacity = capacities_[bits];
+    if (lo <= hi && lo < capacity)
+      std::memset(bits + lo, 0, (std::min(hi, capacity - 1) - lo + 1) * sizeof(uint64_t));
+    free_.push_back({bits, capacity});
+    std::sort(free_.begin(), free_.end(), [](const Free &a, const Free &b) { return a.words < b.words; });
+    while (free_.size() > Kept) { // the smallest go first
+      capacities_.erase(free_.front().bits);
+      std::free(free_.front().bits);
+      free_.erase(free_.begin());
+    }
+  }
+
+private:
+  static constexpr size_t Kept = 4; // two launches counting at once, two bitmaps each
+  struct Free {
+    uint64_t *bits;
+    uint64_t words;
+  };
+  std::mutex mutex_;
+  std::vector<Free> free_;
+  std::unordered_map<uint64_t *, uint64_t> capacities_;
+};
+
+BitmapPool &bitmapPool() {
+  static auto *pool = new BitmapPool; // never destroyed: launches may still end during exit
+  return *pool;
+}
+
+} // namespace
+
 KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
                                uint64_t memorySize)
     : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64) {
@@ -114,7 +177,7 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
   workers_.resize(size_t(tbb::info::default_concurrency()) + 1);
   if (words_)
     for (uint64_t *&b : bits_)
-      b = static_cast<uint64_t *>(std::calloc(words_, sizeof(uint64_t)));
+      b = bitmapPool().take(words_);
   // About 32 sampled blocks per launch, spread over the grid (each runs the fully instrumented
   // variant, several times slower than the light one; the validation suite's figures are
   // the same with 16, 32 or 64).
@@ -124,8 +187,11 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
 }
 
 KernelCounters::~KernelCounters() {
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
   for (uint64_t *b : bits_)
-    std::free(b);
+    if (b)
+      bitmapPool().give(b, lo, hi);
 }
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {

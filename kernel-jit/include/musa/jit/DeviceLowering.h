@@ -115,6 +115,12 @@ struct CheckAccessesPass : llvm::PassInfoMixin<CheckAccessesPass> {
 struct SplitThreadGuardsPass : llvm::PassInfoMixin<SplitThreadGuardsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
 };
+/// Computes after the loop the reductions whose result follows from its trip count (the
+/// light counters' counts and address ranges; CloseLoopReductions.cpp); runs right after
+/// SplitThreadGuardsPass.
+struct CloseLoopReductionsPass : llvm::PassInfoMixin<CloseLoopReductionsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
 
 /// Runs the passes in order (InstrumentTimingPass only if `instrument`; shared-memory bounds
 /// checks only if `sharedBounds`). Returns an error message, empty on success.

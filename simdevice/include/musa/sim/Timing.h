@@ -150,8 +150,9 @@ public:
 
 private:
   // Footprint bitmaps (one bit per 32-byte sector of [base_, base_+size_)), one for reads and
-  // one for writes: calloc'd, so only the pages kernels touch are ever materialised; the
-  // lowest and highest words set bound the count. Accessed only with __atomic builtins in
+  // one for writes: zeroed memory kept from launch to launch (Timing.cpp's BitmapPool), of
+  // which only the pages kernels touch are ever materialised; the lowest and highest words
+  // set bound the count and what is cleared afterwards. Accessed only with __atomic builtins in
   // functions ThreadSanitizer does not instrument: GPU threads run on fibers, where TSan's
   // bookkeeping for atomics is not reliable, and the bitmap only feeds an estimate.
   const char *base_;
