@@ -188,15 +188,56 @@ struct musaMemcpy3DPeerParms {
   struct musaExtent extent;
 };
 
-/* ---- launch attributes (kernel nodes) ------------------------------------------------- */
-enum musaLaunchAttributeID { musaLaunchAttributePriority = 8 };
+/* ---- launch attributes (streams and kernel nodes): CUDA's numbers and layout ----------- */
+/** How the L2 cache treats accesses in an access policy window. */
+enum musaAccessProperty {
+  musaAccessPropertyNormal = 0,
+  musaAccessPropertyStreaming = 1,
+  musaAccessPropertyPersisting = 2
+};
+typedef enum musaAccessProperty musaAccessProperty;
+/** An address range whose accesses get hitProp with probability hitRatio, missProp otherwise. */
+struct musaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum musaAccessProperty hitProp;
+  enum musaAccessProperty missProp;
+};
+typedef struct musaAccessPolicyWindow musaAccessPolicyWindow;
+/** How a host thread waits for a stream (musaStreamAttributeSynchronizationPolicy). */
+enum musaSynchronizationPolicy {
+  musaSyncPolicyAuto = 1,
+  musaSyncPolicySpin = 2,
+  musaSyncPolicyYield = 3,
+  musaSyncPolicyBlockingSync = 4
+};
+typedef enum musaSynchronizationPolicy musaSynchronizationPolicy;
+enum musaLaunchAttributeID {
+  musaLaunchAttributeIgnore = 0,
+  musaLaunchAttributeAccessPolicyWindow = 1,
+  musaLaunchAttributeCooperative = 2,
+  musaLaunchAttributeSynchronizationPolicy = 3,
+  musaLaunchAttributePriority = 8
+};
+typedef enum musaLaunchAttributeID musaLaunchAttributeID;
 typedef union musaLaunchAttributeValue {
   char pad[64];
+  struct musaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  enum musaSynchronizationPolicy syncPolicy;
   int priority;
 } musaLaunchAttributeValue;
 typedef enum musaLaunchAttributeID musaKernelNodeAttrID;
 typedef musaLaunchAttributeValue musaKernelNodeAttrValue;
+#define musaKernelNodeAttributeAccessPolicyWindow musaLaunchAttributeAccessPolicyWindow
+#define musaKernelNodeAttributeCooperative musaLaunchAttributeCooperative
 #define musaKernelNodeAttributePriority musaLaunchAttributePriority
+typedef enum musaLaunchAttributeID musaStreamAttrID;
+typedef musaLaunchAttributeValue musaStreamAttrValue;
+#define musaStreamAttributeAccessPolicyWindow musaLaunchAttributeAccessPolicyWindow
+#define musaStreamAttributeSynchronizationPolicy musaLaunchAttributeSynchronizationPolicy
+#define musaStreamAttributePriority musaLaunchAttributePriority
 
 /* ---- memory pools (what graph allocation nodes describe) ---------------------------- */
 enum musaMemAllocationType { musaMemAllocationTypeInvalid = 0, musaMemAllocationTypePinned = 1 };

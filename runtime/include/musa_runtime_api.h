@@ -47,6 +47,7 @@ musaError_t musaSetDeviceFlags(unsigned int flags);
 musaError_t musaGetDeviceFlags(unsigned int *flags);
 musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 musaError_t musaDeviceSetLimit(enum musaLimit limit, size_t value);
+musaError_t musaCtxResetPersistingL2Cache(void);
 musaError_t musaDeviceGetLimit(size_t *value, enum musaLimit limit);
 
 /* memory */
@@ -149,6 +150,11 @@ musaError_t musaStreamSynchronize(musaStream_t stream);
 musaError_t musaStreamQuery(musaStream_t stream);
 musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags, int priority);
 musaError_t musaStreamGetPriority(musaStream_t stream, int *priority);
+musaError_t musaStreamSetAttribute(musaStream_t stream, musaStreamAttrID attr,
+                                   const musaStreamAttrValue *value);
+musaError_t musaStreamGetAttribute(musaStream_t stream, musaStreamAttrID attr,
+                                   musaStreamAttrValue *value);
+musaError_t musaStreamCopyAttributes(musaStream_t dst, musaStream_t src);
 musaError_t musaStreamGetFlags(musaStream_t stream, unsigned int *flags);
 musaError_t musaStreamGetDevice(musaStream_t stream, int *device);
 musaError_t musaStreamAddCallback(musaStream_t stream, musaStreamCallback_t callback,
