@@ -700,6 +700,14 @@ __MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_re
 __MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
 __MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
 
+/* ---- memcpy and memset in device code (string.h declares the host functions only) ------- */
+static __device__ __forceinline__ void *memcpy(void *dst, const void *src, size_t n) {
+  return __builtin_memcpy(dst, src, n);
+}
+static __device__ __forceinline__ void *memset(void *dst, int value, size_t n) {
+  return __builtin_memset(dst, value, n);
+}
+
 /* ---- graph conditional nodes: a handle is the address of its condition value ------------- */
 __MUSA_DEV void musaGraphSetConditional(unsigned long long handle, unsigned int value) {
   __atomic_store_n((unsigned int *)handle, value, __ATOMIC_RELEASE);

@@ -245,7 +245,13 @@ enum musaMemAllocationHandleType {
   musaMemHandleTypeNone = 0,
   musaMemHandleTypePosixFileDescriptor = 1
 };
-enum musaMemLocationType { musaMemLocationTypeInvalid = 0, musaMemLocationTypeDevice = 1 };
+enum musaMemLocationType {
+  musaMemLocationTypeInvalid = 0,
+  musaMemLocationTypeDevice = 1,
+  musaMemLocationTypeHost = 2,
+  musaMemLocationTypeHostNuma = 3,
+  musaMemLocationTypeHostNumaCurrent = 4
+};
 enum musaMemAccessFlags {
   musaMemAccessFlagsProtNone = 0,
   musaMemAccessFlagsProtRead = 1,
@@ -634,6 +640,7 @@ typedef enum musaLimit musaLimit;
 #define musaDeviceScheduleSpin 0x01
 #define musaDeviceScheduleYield 0x02
 #define musaDeviceScheduleBlockingSync 0x04
+#define musaDeviceBlockingSync 0x04 /* CUDA's older name of the same flag */
 #define musaDeviceMapHost 0x08
 #define musaDeviceLmemResizeToMax 0x10
 

@@ -70,6 +70,12 @@ musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
                                  musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemAdvise(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
                           int device);
+/** CUDA 12.2's location forms (CUDA 13's only forms: musa_runtime.h gives C++ those names). */
+musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
+                                    struct musaMemLocation location, unsigned int flags,
+                                    musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemAdvise_v2(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
+                             struct musaMemLocation location);
 musaError_t musaHostRegister(void *ptr, size_t size, unsigned int flags);
 musaError_t musaHostUnregister(void *ptr);
 /** The guide's spelling of musaHostUnregister. */
@@ -283,6 +289,10 @@ musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle,
 musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph,
                              const musaGraphNode_t *deps, size_t numDeps,
                              struct musaGraphNodeParams *params);
+/** With edge data (CUDA 12.3's _v2; CUDA 13's musaGraphAddNode, see musa_runtime.h). */
+musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t graph,
+                                const musaGraphNode_t *deps, const musaGraphEdgeData *edgeData,
+                                size_t numDeps, struct musaGraphNodeParams *params);
 
 musaError_t musaGraphAddExternalSemaphoresSignalNode(
     musaGraphNode_t *node, musaGraph_t graph, const musaGraphNode_t *deps, size_t numDeps,
@@ -391,6 +401,17 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t stream,
                                      musaGraph_t *graph __MUSA_DEFAULT(0),
                                      const musaGraphNode_t **deps __MUSA_DEFAULT(0),
                                      size_t *numDeps __MUSA_DEFAULT(0));
+/** The edge-data forms (CUDA 12.3's names; CUDA 13 gives them the base names, which
+ *  musa_runtime.h provides as C++ overloads). */
+musaError_t musaStreamGetCaptureInfo_v3(musaStream_t stream,
+                                        enum musaStreamCaptureStatus *status,
+                                        unsigned long long *id, musaGraph_t *graph,
+                                        const musaGraphNode_t **deps,
+                                        const musaGraphEdgeData **edgeData, size_t *numDeps);
+musaError_t musaStreamUpdateCaptureDependencies_v2(musaStream_t stream, musaGraphNode_t *deps,
+                                                   const musaGraphEdgeData *edgeData,
+                                                   size_t numDeps,
+                                                   unsigned int flags __MUSA_DEFAULT(0));
 
 /* inter-process handles */
 musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *devPtr);

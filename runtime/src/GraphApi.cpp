@@ -603,6 +603,15 @@ musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t 
   return musaGraphRemoveDependencies(g, from, to, n);
 }
 
+musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
+                                const musaGraphEdgeData *edgeData, size_t numDeps,
+                                musaGraphNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddNode_v2, node, g, deps, edgeData, numDeps, p);
+  if (!defaultEdgeData(edgeData, numDeps))
+    return recordError(musaErrorNotSupported); // spec/DECISIONS.md 13
+  return musaGraphAddNode(node, g, deps, numDeps, p);
+}
+
 musaError_t musaGraphGetEdges_v2(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,
                                  musaGraphEdgeData *edgeData, size_t *numEdges) {
   MUSA_BACKEND_HOOK(musaGraphGetEdges_v2, g, from, to, edgeData, numEdges);
