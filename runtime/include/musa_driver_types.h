@@ -488,12 +488,17 @@ struct musaExternalSemaphoreWaitNodeParams {
 /* conditional nodes (CUDA 12.4's API) */
 typedef unsigned long long musaGraphConditionalHandle;
 #define musaGraphCondAssignDefault 1
-enum musaGraphConditionalNodeType { musaGraphCondTypeIf = 0, musaGraphCondTypeWhile = 1 };
+enum musaGraphConditionalNodeType {
+  musaGraphCondTypeIf = 0,    /* size 1, or 2: the second body is the ELSE (CUDA 12.8) */
+  musaGraphCondTypeWhile = 1, /* size 1 */
+  musaGraphCondTypeSwitch = 2 /* size n: body i runs when the condition is i (CUDA 12.8) */
+};
+typedef enum musaGraphConditionalNodeType musaGraphConditionalNodeType;
 struct musaConditionalNodeParams {
   musaGraphConditionalHandle handle;
   enum musaGraphConditionalNodeType type;
-  unsigned int size;          /* must be 1 */
-  musaGraph_t *phGraph_out;   /* out: the body graph, owned by the node */
+  unsigned int size;          /* the number of bodies */
+  musaGraph_t *phGraph_out;   /* out: `size` body graphs, owned by the node */
 };
 
 /* The generic node description of musaGraphAddNode. */
