@@ -580,6 +580,8 @@ __device__ unsigned long long __musa_sim_warp(unsigned op, unsigned mask,
                                               __MUSA_MAYBE_UNDEF unsigned long long value,
                                               int arg, int width);
 __device__ int __musa_sim_barrier_reduce(unsigned op, int predicate);
+/* Non-exited lanes of the caller's quarter: what __activemask() was before it became
+ * WarpConverge; the simulator still serves it for device code compiled by older headers. */
 __device__ unsigned __musa_sim_active_mask(void);
 }
 #else
