@@ -6,7 +6,9 @@
 //   llvm.nvvm.read.ptx.sreg.laneid  -> linear thread index % warp size
 //   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)
 //   __musa_sim_warp, __musa_sim_barrier_reduce, __musa_sim_active_mask (header builtins)
-//                                   -> the same call with ctx appended (convergent)
+//                                   -> the same call with ctx appended (convergent); a
+//                                      WarpConverge call also gets its site number as `arg`
+//                                      (lanes at the same site form one coalesced group)
 //   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
@@ -23,6 +25,7 @@
 
 #include "musa/sim/KernelAbi.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -89,6 +92,24 @@ CallInst *callWithContext(IRBuilder<> &b, CallInst &call, const std::string &nam
   return lowered;
 }
 
+/// A WarpConverge collective (the headers' __activemask and coalesced_threads) names its
+/// call site in `arg`: a hash of the function's name and the call's position in it, so that
+/// sites differ across functions and modules (see musa/sim/WarpCollective.h).
+void numberConvergeSite(CallInst &call) {
+  auto *op = dyn_cast<ConstantInt>(call.getArgOperand(0));
+  if (!op || op->getZExtValue() != sim::abi::WarpConvergeOp)
+    return;
+  Function &F = *call.getFunction();
+  uint32_t position = 0;
+  for (Instruction &I : instructions(F)) {
+    if (&I == &call)
+      break;
+    ++position;
+  }
+  uint64_t site = hash_combine(hash_value(F.getName()), position);
+  call.setArgOperand(3, ConstantInt::get(call.getArgOperand(3)->getType(), uint32_t(site)));
+}
+
 /// Rewrites one call; returns false if it is an nvvm intrinsic we do not support.
 bool lowerCall(CallInst &call, Value *ctx) {
   Function *callee = call.getCalledFunction();
@@ -130,6 +151,8 @@ bool lowerCall(CallInst &call, Value *ctx) {
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||
        target == sim::abi::GridSyncFn)) {
+    if (target == sim::abi::WarpFn)
+      numberConvergeSite(call);
     callWithContext(b, call, target.str(), ctx)->addFnAttr(Attribute::Convergent);
     return true;
   }

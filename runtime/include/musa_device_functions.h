@@ -570,11 +570,18 @@ __MUSA_ATOMIC_CAS(_system)
  * Lowered to the simulator's warp exchange: lanes named by the mask meet, exchange values and
  * continue together. On 128-lane warps a mask bit names a lane in each 32-lane quarter and
  * mask-valued results report the caller's quarter (musa/sim/WarpCollective.h). */
+/* Values exchanged may be undefined in lanes that do not supply one (the warp-aggregated
+ * atomic's `int prev;` is set by the leader only): maybe_undef freezes them at the call
+ * instead of letting the optimiser treat the call as unreachable for those lanes. */
+#define __MUSA_MAYBE_UNDEF __attribute__((maybe_undef))
 #if !defined(__MUSA_SIM_HW__)
 extern "C" {
-__device__ unsigned long long __musa_sim_warp(unsigned op, unsigned mask, unsigned long long value,
+__device__ unsigned long long __musa_sim_warp(unsigned op, unsigned mask,
+                                              __MUSA_MAYBE_UNDEF unsigned long long value,
                                               int arg, int width);
 __device__ int __musa_sim_barrier_reduce(unsigned op, int predicate);
+/* Non-exited lanes of the caller's quarter: what __activemask() was before it became
+ * WarpConverge; the simulator still serves it for device code compiled by older headers. */
 __device__ unsigned __musa_sim_active_mask(void);
 }
 #else
@@ -591,7 +598,9 @@ static __device__ __forceinline__ unsigned __musa_hw_shfl(unsigned op, unsigned 
   }
 }
 static __device__ __forceinline__ unsigned long long
-__musa_sim_warp(unsigned op, unsigned mask, unsigned long long value, int arg, int width) {
+__musa_sim_warp(unsigned op, unsigned mask, __MUSA_MAYBE_UNDEF unsigned long long value, int arg,
+                int width) {
+  op &= 0xffu; /* the quarter-local flag (0x100) changes nothing on 32-lane warps */
   switch (op) {
   case 0: __nvvm_bar_warp_sync(mask); return 0;
   case 1: case 2: case 3: case 4: {
@@ -609,6 +618,7 @@ __musa_sim_warp(unsigned op, unsigned mask, unsigned long long value, int arg, i
   case 12: return (unsigned)__nvvm_redux_sync_umax((unsigned)value, mask);
   case 13: return (unsigned)__nvvm_redux_sync_min((int)value, mask);
   case 14: return (unsigned)__nvvm_redux_sync_max((int)value, mask);
+  case 18: return __nvvm_activemask();
   case 15: return (unsigned)__nvvm_redux_sync_and((int)value, mask);
   case 16: return (unsigned)__nvvm_redux_sync_or((int)value, mask);
   default: return (unsigned)__nvvm_redux_sync_xor((int)value, mask);
@@ -622,7 +632,7 @@ static __device__ __forceinline__ unsigned __musa_sim_active_mask(void) {
   return __nvvm_activemask();
 }
 #endif
-template <class T> __MUSA_DEV unsigned long long __musa_bits(T v) {
+template <class T> __MUSA_DEV unsigned long long __musa_bits(__MUSA_MAYBE_UNDEF T v) {
   static_assert(sizeof(T) <= 8, "warp values are at most 64 bits");
   unsigned long long bits = 0;
   __builtin_memcpy(&bits, &v, sizeof(T));
@@ -633,19 +643,19 @@ template <class T> __MUSA_DEV T __musa_from_bits(unsigned long long bits) {
   __builtin_memcpy(&v, &bits, sizeof(T));
   return v;
 }
-template <class T> __MUSA_DEV T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize) {
+template <class T> __MUSA_DEV T __shfl_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, int srcLane, int width = warpSize) {
   return __musa_from_bits<T>(__musa_sim_warp(1, mask, __musa_bits(var), srcLane, width));
 }
 template <class T>
-__MUSA_DEV T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+__MUSA_DEV T __shfl_up_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, unsigned int delta, int width = warpSize) {
   return __musa_from_bits<T>(__musa_sim_warp(2, mask, __musa_bits(var), (int)delta, width));
 }
 template <class T>
-__MUSA_DEV T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+__MUSA_DEV T __shfl_down_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, unsigned int delta, int width = warpSize) {
   return __musa_from_bits<T>(__musa_sim_warp(3, mask, __musa_bits(var), (int)delta, width));
 }
 template <class T>
-__MUSA_DEV T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize) {
+__MUSA_DEV T __shfl_xor_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, int laneMask, int width = warpSize) {
   return __musa_from_bits<T>(__musa_sim_warp(4, mask, __musa_bits(var), laneMask, width));
 }
 __MUSA_DEV unsigned __ballot_sync(unsigned mask, int predicate) {
@@ -670,7 +680,9 @@ template <class T> __MUSA_DEV unsigned __match_all_sync(unsigned mask, T value, 
   return r;
 }
 __MUSA_DEV void __syncwarp(unsigned mask = 0xffffffffu) { __musa_sim_warp(0, mask, 0, 0, 0); }
-__MUSA_DEV unsigned __activemask(void) { return __musa_sim_active_mask(); }
+/* The lanes of the caller's 32-lane quarter that reached this call together (a warp
+ * collective that waits for no one: WarpConverge in musa/sim/WarpCollective.h). */
+__MUSA_DEV unsigned __activemask(void) { return (unsigned)__musa_sim_warp(18, 0xffffffffu, 0, 0, 0); }
 __MUSA_DEV unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(10, mask, v, 0, 0); }
 __MUSA_DEV int __reduce_add_sync(unsigned mask, int v) { return (int)__musa_sim_warp(10, mask, (unsigned)v, 0, 0); }
 __MUSA_DEV unsigned __reduce_min_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(11, mask, v, 0, 0); }
@@ -689,6 +701,14 @@ __MUSA_DEV unsigned __lanemask_ge(void) { return ~__lanemask_lt(); }
 __MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(0, predicate); }
 __MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
 __MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
+
+/* ---- memcpy and memset in device code (string.h declares the host functions only) ------- */
+static __device__ __forceinline__ void *memcpy(void *dst, const void *src, size_t n) {
+  return __builtin_memcpy(dst, src, n);
+}
+static __device__ __forceinline__ void *memset(void *dst, int value, size_t n) {
+  return __builtin_memset(dst, value, n);
+}
 
 /* ---- graph conditional nodes: a handle is the address of its condition value ------------- */
 __MUSA_DEV void musaGraphSetConditional(unsigned long long handle, unsigned int value) {

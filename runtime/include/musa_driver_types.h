@@ -188,15 +188,56 @@ struct musaMemcpy3DPeerParms {
   struct musaExtent extent;
 };
 
-/* ---- launch attributes (kernel nodes) ------------------------------------------------- */
-enum musaLaunchAttributeID { musaLaunchAttributePriority = 8 };
+/* ---- launch attributes (streams and kernel nodes): CUDA's numbers and layout ----------- */
+/** How the L2 cache treats accesses in an access policy window. */
+enum musaAccessProperty {
+  musaAccessPropertyNormal = 0,
+  musaAccessPropertyStreaming = 1,
+  musaAccessPropertyPersisting = 2
+};
+typedef enum musaAccessProperty musaAccessProperty;
+/** An address range whose accesses get hitProp with probability hitRatio, missProp otherwise. */
+struct musaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum musaAccessProperty hitProp;
+  enum musaAccessProperty missProp;
+};
+typedef struct musaAccessPolicyWindow musaAccessPolicyWindow;
+/** How a host thread waits for a stream (musaStreamAttributeSynchronizationPolicy). */
+enum musaSynchronizationPolicy {
+  musaSyncPolicyAuto = 1,
+  musaSyncPolicySpin = 2,
+  musaSyncPolicyYield = 3,
+  musaSyncPolicyBlockingSync = 4
+};
+typedef enum musaSynchronizationPolicy musaSynchronizationPolicy;
+enum musaLaunchAttributeID {
+  musaLaunchAttributeIgnore = 0,
+  musaLaunchAttributeAccessPolicyWindow = 1,
+  musaLaunchAttributeCooperative = 2,
+  musaLaunchAttributeSynchronizationPolicy = 3,
+  musaLaunchAttributePriority = 8
+};
+typedef enum musaLaunchAttributeID musaLaunchAttributeID;
 typedef union musaLaunchAttributeValue {
   char pad[64];
+  struct musaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  enum musaSynchronizationPolicy syncPolicy;
   int priority;
 } musaLaunchAttributeValue;
 typedef enum musaLaunchAttributeID musaKernelNodeAttrID;
 typedef musaLaunchAttributeValue musaKernelNodeAttrValue;
+#define musaKernelNodeAttributeAccessPolicyWindow musaLaunchAttributeAccessPolicyWindow
+#define musaKernelNodeAttributeCooperative musaLaunchAttributeCooperative
 #define musaKernelNodeAttributePriority musaLaunchAttributePriority
+typedef enum musaLaunchAttributeID musaStreamAttrID;
+typedef musaLaunchAttributeValue musaStreamAttrValue;
+#define musaStreamAttributeAccessPolicyWindow musaLaunchAttributeAccessPolicyWindow
+#define musaStreamAttributeSynchronizationPolicy musaLaunchAttributeSynchronizationPolicy
+#define musaStreamAttributePriority musaLaunchAttributePriority
 
 /* ---- memory pools (what graph allocation nodes describe) ---------------------------- */
 enum musaMemAllocationType { musaMemAllocationTypeInvalid = 0, musaMemAllocationTypePinned = 1 };
@@ -204,7 +245,13 @@ enum musaMemAllocationHandleType {
   musaMemHandleTypeNone = 0,
   musaMemHandleTypePosixFileDescriptor = 1
 };
-enum musaMemLocationType { musaMemLocationTypeInvalid = 0, musaMemLocationTypeDevice = 1 };
+enum musaMemLocationType {
+  musaMemLocationTypeInvalid = 0,
+  musaMemLocationTypeDevice = 1,
+  musaMemLocationTypeHost = 2,
+  musaMemLocationTypeHostNuma = 3,
+  musaMemLocationTypeHostNumaCurrent = 4
+};
 enum musaMemAccessFlags {
   musaMemAccessFlagsProtNone = 0,
   musaMemAccessFlagsProtRead = 1,
@@ -441,12 +488,17 @@ struct musaExternalSemaphoreWaitNodeParams {
 /* conditional nodes (CUDA 12.4's API) */
 typedef unsigned long long musaGraphConditionalHandle;
 #define musaGraphCondAssignDefault 1
-enum musaGraphConditionalNodeType { musaGraphCondTypeIf = 0, musaGraphCondTypeWhile = 1 };
+enum musaGraphConditionalNodeType {
+  musaGraphCondTypeIf = 0,    /* size 1, or 2: the second body is the ELSE (CUDA 12.8) */
+  musaGraphCondTypeWhile = 1, /* size 1 */
+  musaGraphCondTypeSwitch = 2 /* size n: body i runs when the condition is i (CUDA 12.8) */
+};
+typedef enum musaGraphConditionalNodeType musaGraphConditionalNodeType;
 struct musaConditionalNodeParams {
   musaGraphConditionalHandle handle;
   enum musaGraphConditionalNodeType type;
-  unsigned int size;          /* must be 1 */
-  musaGraph_t *phGraph_out;   /* out: the body graph, owned by the node */
+  unsigned int size;          /* the number of bodies */
+  musaGraph_t *phGraph_out;   /* out: `size` body graphs, owned by the node */
 };
 
 /* The generic node description of musaGraphAddNode. */
@@ -593,6 +645,7 @@ typedef enum musaLimit musaLimit;
 #define musaDeviceScheduleSpin 0x01
 #define musaDeviceScheduleYield 0x02
 #define musaDeviceScheduleBlockingSync 0x04
+#define musaDeviceBlockingSync 0x04 /* CUDA's older name of the same flag */
 #define musaDeviceMapHost 0x08
 #define musaDeviceLmemResizeToMax 0x10
 

@@ -192,6 +192,40 @@ static inline musaError_t musaGraphExecUpdate(musaGraphExec_t exec, musaGraph_t 
   return e;
 }
 
+/** CUDA 13's forms of prefetch and advice, which name a location instead of a device. */
+static inline musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count,
+                                               struct musaMemLocation location,
+                                               unsigned int flags, musaStream_t stream = 0) {
+  return musaMemPrefetchAsync_v2(devPtr, count, location, flags, stream);
+}
+static inline musaError_t musaMemAdvise(const void *devPtr, size_t count,
+                                        enum musaMemoryAdvise advice,
+                                        struct musaMemLocation location) {
+  return musaMemAdvise_v2(devPtr, count, advice, location);
+}
+
+/** CUDA 13's edge-data forms under their base names. */
+static inline musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph,
+                                           const musaGraphNode_t *deps,
+                                           const musaGraphEdgeData *edgeData, size_t numDeps,
+                                           struct musaGraphNodeParams *params) {
+  return musaGraphAddNode_v2(node, graph, deps, edgeData, numDeps, params);
+}
+static inline musaError_t musaStreamGetCaptureInfo(musaStream_t stream,
+                                                   enum musaStreamCaptureStatus *status,
+                                                   unsigned long long *id, musaGraph_t *graph,
+                                                   const musaGraphNode_t **deps,
+                                                   const musaGraphEdgeData **edgeData,
+                                                   size_t *numDeps) {
+  return musaStreamGetCaptureInfo_v3(stream, status, id, graph, deps, edgeData, numDeps);
+}
+static inline musaError_t musaStreamUpdateCaptureDependencies(musaStream_t stream,
+                                                              musaGraphNode_t *deps,
+                                                              const musaGraphEdgeData *edgeData,
+                                                              size_t numDeps, unsigned int flags) {
+  return musaStreamUpdateCaptureDependencies_v2(stream, deps, edgeData, numDeps, flags);
+}
+
 /** CUDA's two-argument form. */
 static inline musaError_t musaStreamIsCapturing(musaStream_t stream,
                                                 enum musaStreamCaptureStatus *status) {

@@ -47,6 +47,7 @@ musaError_t musaSetDeviceFlags(unsigned int flags);
 musaError_t musaGetDeviceFlags(unsigned int *flags);
 musaError_t musaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 musaError_t musaDeviceSetLimit(enum musaLimit limit, size_t value);
+musaError_t musaCtxResetPersistingL2Cache(void);
 musaError_t musaDeviceGetLimit(size_t *value, enum musaLimit limit);
 
 /* memory */
@@ -69,6 +70,12 @@ musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
                                  musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemAdvise(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
                           int device);
+/** CUDA 12.2's location forms (CUDA 13's only forms: musa_runtime.h gives C++ those names). */
+musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
+                                    struct musaMemLocation location, unsigned int flags,
+                                    musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemAdvise_v2(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
+                             struct musaMemLocation location);
 musaError_t musaHostRegister(void *ptr, size_t size, unsigned int flags);
 musaError_t musaHostUnregister(void *ptr);
 /** The guide's spelling of musaHostUnregister. */
@@ -149,6 +156,11 @@ musaError_t musaStreamSynchronize(musaStream_t stream);
 musaError_t musaStreamQuery(musaStream_t stream);
 musaError_t musaStreamCreateWithPriority(musaStream_t *stream, unsigned int flags, int priority);
 musaError_t musaStreamGetPriority(musaStream_t stream, int *priority);
+musaError_t musaStreamSetAttribute(musaStream_t stream, musaStreamAttrID attr,
+                                   const musaStreamAttrValue *value);
+musaError_t musaStreamGetAttribute(musaStream_t stream, musaStreamAttrID attr,
+                                   musaStreamAttrValue *value);
+musaError_t musaStreamCopyAttributes(musaStream_t dst, musaStream_t src);
 musaError_t musaStreamGetFlags(musaStream_t stream, unsigned int *flags);
 musaError_t musaStreamGetDevice(musaStream_t stream, int *device);
 musaError_t musaStreamAddCallback(musaStream_t stream, musaStreamCallback_t callback,
@@ -277,6 +289,10 @@ musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle,
 musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph,
                              const musaGraphNode_t *deps, size_t numDeps,
                              struct musaGraphNodeParams *params);
+/** With edge data (CUDA 12.3's _v2; CUDA 13's musaGraphAddNode, see musa_runtime.h). */
+musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t graph,
+                                const musaGraphNode_t *deps, const musaGraphEdgeData *edgeData,
+                                size_t numDeps, struct musaGraphNodeParams *params);
 
 musaError_t musaGraphAddExternalSemaphoresSignalNode(
     musaGraphNode_t *node, musaGraph_t graph, const musaGraphNode_t *deps, size_t numDeps,
@@ -385,6 +401,17 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t stream,
                                      musaGraph_t *graph __MUSA_DEFAULT(0),
                                      const musaGraphNode_t **deps __MUSA_DEFAULT(0),
                                      size_t *numDeps __MUSA_DEFAULT(0));
+/** The edge-data forms (CUDA 12.3's names; CUDA 13 gives them the base names, which
+ *  musa_runtime.h provides as C++ overloads). */
+musaError_t musaStreamGetCaptureInfo_v3(musaStream_t stream,
+                                        enum musaStreamCaptureStatus *status,
+                                        unsigned long long *id, musaGraph_t *graph,
+                                        const musaGraphNode_t **deps,
+                                        const musaGraphEdgeData **edgeData, size_t *numDeps);
+musaError_t musaStreamUpdateCaptureDependencies_v2(musaStream_t stream, musaGraphNode_t *deps,
+                                                   const musaGraphEdgeData *edgeData,
+                                                   size_t numDeps,
+                                                   unsigned int flags __MUSA_DEFAULT(0));
 
 /* inter-process handles */
 musaError_t musaIpcGetMemHandle(musaIpcMemHandle_t *handle, void *devPtr);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <set>
+#include <vector>
 
 using namespace musa::rt;
 namespace graph = musa::graph;
@@ -383,6 +384,38 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCapture
       *numDeps = stream->captureDeps.size();
     return musaSuccess;
   });
+}
+
+musaError_t musaStreamGetCaptureInfo_v3(musaStream_t handle, enum musaStreamCaptureStatus *status,
+                                        unsigned long long *id, musaGraph_t *graph,
+                                        const musaGraphNode_t **deps,
+                                        const musaGraphEdgeData **edgeData, size_t *numDeps) {
+  MUSA_BACKEND_HOOK(musaStreamGetCaptureInfo_v3, handle, status, id, graph, deps, edgeData,
+                    numDeps);
+  // Every captured edge carries default data: zeroed entries, one per dependency, valid until
+  // this thread asks again (CUDA: until the next call that changes the capture).
+  thread_local std::vector<musaGraphEdgeData> zeroEdges;
+  size_t count = 0;
+  musaError_t e = musaStreamGetCaptureInfo(handle, status, id, graph, deps, &count);
+  if (e == musaSuccess) {
+    if (numDeps)
+      *numDeps = count;
+    if (edgeData) {
+      zeroEdges.assign(std::max<size_t>(count, 1), musaGraphEdgeData{});
+      *edgeData = count ? zeroEdges.data() : nullptr;
+    }
+  }
+  return e;
+}
+
+musaError_t musaStreamUpdateCaptureDependencies_v2(musaStream_t handle, musaGraphNode_t *deps,
+                                                   const musaGraphEdgeData *edgeData,
+                                                   size_t numDeps, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamUpdateCaptureDependencies_v2, handle, deps, edgeData, numDeps,
+                    flags);
+  if (!defaultEdges(edgeData, numDeps))
+    return recordError(musaErrorNotSupported); // spec/DECISIONS.md 13
+  return musaStreamUpdateCaptureDependencies(handle, deps, numDeps, flags);
 }
 
 /// The guide's one-argument form (spec/DECISIONS.md, 11).

@@ -51,6 +51,8 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
   p.memoryClockRate = d.memoryClockRateKHz;
   p.memoryBusWidth = d.memoryBusWidth;
   p.l2CacheSize = d.l2CacheSize;
+  p.persistingL2CacheMaxSize = int(persistingL2MaxSize(d));
+  p.accessPolicyMaxWindowSize = int(AccessPolicyMaxWindowSize);
   p.maxThreadsPerMultiProcessor = d.maxThreadsPerMultiProcessor;
   p.streamPrioritiesSupported = 1;
   p.globalL1CacheSupported = 1;

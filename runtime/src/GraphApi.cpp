@@ -511,8 +511,11 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
   }
   return apiCall([&] {
     const musaConditionalNodeParams &c = p->conditional;
-    if ((c.type != musaGraphCondTypeIf && c.type != musaGraphCondTypeWhile) || c.size != 1 ||
-        !c.phGraph_out)
+    // CUDA 12.8: IF takes one body or two (the second its ELSE), WHILE one, SWITCH any number.
+    bool sizeOk = c.type == musaGraphCondTypeIf      ? c.size == 1 || c.size == 2
+                  : c.type == musaGraphCondTypeWhile ? c.size == 1
+                  : c.type == musaGraphCondTypeSwitch && c.size >= 1;
+    if (!sizeOk || !c.phGraph_out)
       return musaErrorInvalidValue;
     graph::Graph *parent;
     std::vector<graph::Node *> depNodes;
@@ -528,14 +531,20 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
     }
     if (!cell)
       return musaErrorInvalidValue; // a handle of another graph, or none
-    musaGraph_t bodyHandle = adopt(std::make_unique<graph::Graph>());
-    graph::Graph *body = findGraph(bodyHandle);
-    auto release = [bodyHandle] { musaGraphDestroy(bodyHandle); };
+    std::vector<musaGraph_t> handles;
+    std::vector<graph::Graph *> bodies;
+    for (unsigned i = 0; i < c.size; ++i) {
+      handles.push_back(adopt(std::make_unique<graph::Graph>()));
+      bodies.push_back(findGraph(handles.back()));
+    }
+    auto release = [handles] {
+      for (musaGraph_t h : handles)
+        musaGraphDestroy(h);
+    };
     *node = reinterpret_cast<musaGraphNode_t>(parent->add(
         graph::NodeType::Conditional,
-        std::make_unique<ConditionalWork>(cell, c.type == musaGraphCondTypeWhile, body, release),
-        depNodes));
-    *c.phGraph_out = bodyHandle;
+        std::make_unique<ConditionalWork>(cell, c.type, std::move(bodies), release), depNodes));
+    std::copy(handles.begin(), handles.end(), c.phGraph_out);
     return musaSuccess;
   });
 }
@@ -601,6 +610,15 @@ musaError_t musaGraphRemoveDependencies_v2(musaGraph_t g, const musaGraphNode_t 
   if (!defaultEdgeData(edgeData, n))
     return recordError(musaErrorNotSupported);
   return musaGraphRemoveDependencies(g, from, to, n);
+}
+
+musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
+                                const musaGraphEdgeData *edgeData, size_t numDeps,
+                                musaGraphNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphAddNode_v2, node, g, deps, edgeData, numDeps, p);
+  if (!defaultEdgeData(edgeData, numDeps))
+    return recordError(musaErrorNotSupported); // spec/DECISIONS.md 13
+  return musaGraphAddNode(node, g, deps, numDeps, p);
 }
 
 musaError_t musaGraphGetEdges_v2(musaGraph_t g, musaGraphNode_t *from, musaGraphNode_t *to,

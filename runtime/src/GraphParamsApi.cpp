@@ -77,10 +77,16 @@ musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNo
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::Kernel || !value)
       return musaErrorInvalidValue;
-    if (attr != musaLaunchAttributePriority)
+    if (attr != musaLaunchAttributePriority && attr != musaLaunchAttributeAccessPolicyWindow)
       return musaErrorNotSupported;
+    if (attr == musaLaunchAttributeAccessPolicyWindow &&
+        !validAccessPolicyWindow(value->accessPolicyWindow))
+      return musaErrorInvalidValue;
     auto launch = std::make_shared<PreparedLaunch>(static_cast<KernelWork &>(*n->work).launch());
-    launch->nodePriority = value->priority;
+    if (attr == musaLaunchAttributePriority)
+      launch->nodePriority = value->priority;
+    else
+      launch->accessPolicyWindow = value->accessPolicyWindow;
     n->work = std::make_unique<KernelWork>(launch);
     return musaSuccess;
   });
@@ -93,10 +99,14 @@ musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNo
     graph::Node *n = findNode(handle);
     if (!n || n->type != graph::NodeType::Kernel || !value)
       return musaErrorInvalidValue;
-    if (attr != musaLaunchAttributePriority)
+    if (attr != musaLaunchAttributePriority && attr != musaLaunchAttributeAccessPolicyWindow)
       return musaErrorNotSupported;
+    const PreparedLaunch &launch = static_cast<KernelWork &>(*n->work).launch();
     std::memset(value, 0, sizeof *value);
-    value->priority = static_cast<KernelWork &>(*n->work).launch().nodePriority;
+    if (attr == musaLaunchAttributePriority)
+      value->priority = launch.nodePriority;
+    else
+      value->accessPolicyWindow = launch.accessPolicyWindow;
     return musaSuccess;
   });
 }

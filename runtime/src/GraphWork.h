@@ -10,7 +10,9 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace musa::rt {
 
@@ -162,20 +164,25 @@ struct ConditionCell {
   bool assignDefault = false;
 };
 
-/// IF runs the body once when the condition is non-zero; WHILE runs it while it is. The body
-/// is the user-filled graph until instantiation copies it (`frozen`).
+/// IF runs body 0 once when the condition is non-zero (and body 1, if it has two, when it is
+/// zero); WHILE runs body 0 while it is non-zero; SWITCH runs body n when it is n (none when
+/// it names no body), as CUDA 12.8 defines them. The bodies are the user-filled graphs until
+/// instantiation copies them (`frozen_`).
 class ConditionalWork final : public graph::NodeWork {
 public:
-  ConditionalWork(std::shared_ptr<ConditionCell> cell, bool loop, graph::Graph *body,
-                  std::function<void()> releaseBody)
-      : cell_(std::move(cell)), loop_(loop), body_(body), releaseBody_(std::move(releaseBody)) {}
+  ConditionalWork(std::shared_ptr<ConditionCell> cell, musaGraphConditionalNodeType type,
+                  std::vector<graph::Graph *> bodies, std::function<void()> releaseBodies)
+      : cell_(std::move(cell)), type_(type), bodies_(std::move(bodies)),
+        releaseBodies_(std::move(releaseBodies)) {}
   ~ConditionalWork() override {
-    if (releaseBody_)
-      releaseBody_(); // the original node owns its body graph
+    if (releaseBodies_)
+      releaseBodies_(); // the original node owns its body graphs
   }
   std::unique_ptr<graph::NodeWork> clone() const override {
-    auto copy = std::make_unique<ConditionalWork>(cell_, loop_, nullptr, nullptr);
-    copy->frozen_ = (frozen_ ? *frozen_ : *body_).clone();
+    auto copy = std::make_unique<ConditionalWork>(cell_, type_, std::vector<graph::Graph *>(),
+                                                  nullptr);
+    for (size_t i = 0; i < size(); ++i)
+      copy->frozen_.push_back(body(i).clone());
     return copy;
   }
   void beforeLaunch() override {
@@ -183,23 +190,39 @@ public:
       cell_->value = cell_->defaultValue;
   }
   void run() override {
-    const graph::Graph &body = frozen_ ? *frozen_ : *body_;
-    if (!loop_) {
-      if (cell_->value.load())
-        body.runInline();
+    unsigned value = cell_->value.load();
+    switch (type_) {
+    case musaGraphCondTypeWhile:
+      for (; value; value = cell_->value.load())
+        body(0).runInline();
+      return;
+    case musaGraphCondTypeSwitch:
+      if (value < size())
+        body(value).runInline();
+      return;
+    default:
+      if (value)
+        body(0).runInline();
+      else if (size() == 2)
+        body(1).runInline();
       return;
     }
-    while (cell_->value.load())
-      body.runInline();
   }
-  std::string label() const override { return loop_ ? "conditional WHILE" : "conditional IF"; }
+  std::string label() const override {
+    return type_ == musaGraphCondTypeWhile    ? "conditional WHILE"
+           : type_ == musaGraphCondTypeSwitch ? "conditional SWITCH"
+                                              : "conditional IF";
+  }
 
 private:
+  size_t size() const { return frozen_.empty() ? bodies_.size() : frozen_.size(); }
+  const graph::Graph &body(size_t i) const { return frozen_.empty() ? *bodies_[i] : *frozen_[i]; }
+
   std::shared_ptr<ConditionCell> cell_;
-  bool loop_;
-  graph::Graph *body_;
-  std::unique_ptr<graph::Graph> frozen_;
-  std::function<void()> releaseBody_;
+  musaGraphConditionalNodeType type_;
+  std::vector<graph::Graph *> bodies_;
+  std::vector<std::unique_ptr<graph::Graph>> frozen_;
+  std::function<void()> releaseBodies_;
 };
 
 /// Records (or waits for) an event each time the graph runs.

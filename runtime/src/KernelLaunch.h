@@ -35,6 +35,9 @@ struct PreparedLaunch {
   /// Graph kernel nodes: the node's own priority (musaLaunchAttributePriority), used when the
   /// graph was instantiated with UseNodePriority; otherwise the launching stream's applies.
   int nodePriority = 0;
+  /// Graph kernel nodes: musaKernelNodeAttributeAccessPolicyWindow, kept and read back (the
+  /// simulated L2 has no persisting part).
+  musaAccessPolicyWindow accessPolicyWindow{};
 };
 
 /// How graph kernel nodes choose their priority during one graph launch (set by the stream

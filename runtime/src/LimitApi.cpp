@@ -1,5 +1,6 @@
 // musaDeviceSetLimit / musaDeviceGetLimit: the current device's stack, printf FIFO and heap
-// sizes (and CUDA's other limits, with CUDA's answers where the simulator has no such thing).
+// sizes, the persisting L2 set-aside (and CUDA's other limits, with CUDA's answers where the
+// simulator has no such thing); musaCtxResetPersistingL2Cache.
 #include "ApiShell.h"
 #include "Runtime.h"
 #include "backend/Backend.h"
@@ -12,11 +13,10 @@ using namespace musa::rt;
 
 namespace {
 
-/// Kernels with dynamic parallelism do not run here, and the profiles have no persisting L2.
+/// Kernels with dynamic parallelism do not run here.
 bool unsupported(musaLimit limit) {
   return limit == musaLimitDevRuntimeSyncDepth || limit == musaLimitDevRuntimePendingLaunchCount ||
-         limit == musaLimitPersistingL2CacheSize || limit < musaLimitStackSize ||
-         limit > musaLimitPersistingL2CacheSize;
+         limit < musaLimitStackSize || limit > musaLimitPersistingL2CacheSize;
 }
 
 } // namespace
@@ -62,9 +62,26 @@ extern "C" musaError_t musaDeviceSetLimit(musaLimit limit, size_t value) {
       d->limits.maxL2FetchGranularity = value;
       return musaSuccess;
     }
+    case musaLimitPersistingL2CacheSize: {
+      // The set-aside L2 for persisting accesses (Runtime.h): at most persistingL2CacheMaxSize.
+      if (value > persistingL2MaxSize(d->profile()))
+        return musaErrorInvalidValue;
+      std::lock_guard lock(d->limitsMutex);
+      d->limits.persistingL2CacheSize = value;
+      return musaSuccess;
+    }
     default:
       return musaErrorUnsupportedLimit;
     }
+  });
+}
+
+extern "C" musaError_t musaCtxResetPersistingL2Cache(void) {
+  MUSA_BACKEND_HOOK(musaCtxResetPersistingL2Cache);
+  return apiCall([&] {
+    // Every persisting line of the device's L2 becomes normal again. The simulated L2 holds no
+    // persisting lines, so there is nothing to demote; the set-aside size stays as CUDA keeps it.
+    return Runtime::get().currentDevice() ? musaSuccess : musaErrorNoDevice;
   });
 }
 
@@ -87,6 +104,7 @@ extern "C" musaError_t musaDeviceGetLimit(size_t *value, musaLimit limit) {
     case musaLimitStackSize: *value = d->limits.stackSize; break;
     case musaLimitPrintfFifoSize: *value = d->limits.printfFifoSize; break;
     case musaLimitMaxL2FetchGranularity: *value = d->limits.maxL2FetchGranularity; break;
+    case musaLimitPersistingL2CacheSize: *value = d->limits.persistingL2CacheSize; break;
     default: return musaErrorUnsupportedLimit;
     }
     return musaSuccess;

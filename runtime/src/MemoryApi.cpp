@@ -130,38 +130,83 @@ extern "C" musaError_t musaMallocManaged(void **devPtr, size_t size, unsigned in
   });
 }
 
+namespace {
+/// The device a location names, or musaCpuDeviceId for the host; false if it names neither.
+bool deviceOfLocation(const musaMemLocation &location, int &device) {
+  switch (location.type) {
+  case musaMemLocationTypeDevice: device = location.id; return true;
+  case musaMemLocationTypeHost:
+  case musaMemLocationTypeHostNuma: // one host memory: every NUMA node is the host
+  case musaMemLocationTypeHostNumaCurrent: device = musaCpuDeviceId; return true;
+  default: return false;
+  }
+}
+
+musaError_t prefetch(const void *devPtr, size_t count, int dstDevice, musaStream_t streamHandle) {
+  if (musaError_t e = managedRange(devPtr, count))
+    return e;
+  if (dstDevice != musaCpuDeviceId && !Runtime::get().device(dstDevice))
+    return musaErrorInvalidDevice;
+  std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
+  if (!stream)
+    return musaErrorInvalidResourceHandle;
+  // Migration has nothing to move (one memory); the prefetch still takes its place in the
+  // stream so later work is ordered after it, as on hardware.
+  stream->device->submit(*stream, [] {});
+  return musaSuccess;
+}
+
+musaError_t advise(const void *devPtr, size_t count, musaMemoryAdvise advice, int device) {
+  if (musaError_t e = managedRange(devPtr, count))
+    return e;
+  if (advice < musaMemAdviseSetReadMostly || advice > musaMemAdviseUnsetAccessedBy)
+    return musaErrorInvalidValue;
+  bool needsDevice = advice != musaMemAdviseSetReadMostly &&
+                     advice != musaMemAdviseUnsetReadMostly;
+  if (needsDevice && device != musaCpuDeviceId && !Runtime::get().device(device))
+    return musaErrorInvalidDevice;
+  // Advice changes where pages would live, which one shared memory makes moot; it is
+  // validated and accepted, and has no effect on results.
+  return musaSuccess;
+}
+} // namespace
+
 extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                             musaStream_t streamHandle) {
   MUSA_BACKEND_HOOK(musaMemPrefetchAsync, devPtr, count, dstDevice, streamHandle);
+  return apiCall([&] { return prefetch(devPtr, count, dstDevice, streamHandle); });
+}
+
+extern "C" musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
+                                               musaMemLocation location, unsigned int flags,
+                                               musaStream_t streamHandle) {
+  MUSA_BACKEND_HOOK(musaMemPrefetchAsync_v2, devPtr, count, location, flags, streamHandle);
   return apiCall([&] {
-    if (musaError_t e = managedRange(devPtr, count))
-      return e;
-    if (dstDevice != musaCpuDeviceId && !Runtime::get().device(dstDevice))
-      return musaErrorInvalidDevice;
-    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
-    if (!stream)
-      return musaErrorInvalidResourceHandle;
-    // Migration has nothing to move (one memory); the prefetch still takes its place in the
-    // stream so later work is ordered after it, as on hardware.
-    stream->device->submit(*stream, [] {});
-    return musaSuccess;
+    int device = 0;
+    if (flags != 0 || !deviceOfLocation(location, device)) // CUDA defines no flags yet
+      return musaErrorInvalidValue;
+    return prefetch(devPtr, count, device, streamHandle);
   });
 }
 
 extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
                                      enum musaMemoryAdvise advice, int device) {
   MUSA_BACKEND_HOOK(musaMemAdvise, devPtr, count, advice, device);
+  return apiCall([&] { return advise(devPtr, count, advice, device); });
+}
+
+extern "C" musaError_t musaMemAdvise_v2(const void *devPtr, size_t count,
+                                        enum musaMemoryAdvise advice, musaMemLocation location) {
+  MUSA_BACKEND_HOOK(musaMemAdvise_v2, devPtr, count, advice, location);
   return apiCall([&] {
-    if (musaError_t e = managedRange(devPtr, count))
-      return e;
-    if (advice < musaMemAdviseSetReadMostly || advice > musaMemAdviseUnsetAccessedBy)
-      return musaErrorInvalidValue;
-    bool needsDevice = advice != musaMemAdviseSetReadMostly &&
-                       advice != musaMemAdviseUnsetReadMostly;
-    if (needsDevice && device != musaCpuDeviceId && !Runtime::get().device(device))
-      return musaErrorInvalidDevice;
-    // Advice changes where pages would live, which one shared memory makes moot; it is
-    // validated and accepted, and has no effect on results.
-    return musaSuccess;
+    int device = 0;
+    bool needsLocation = advice != musaMemAdviseSetReadMostly &&
+                         advice != musaMemAdviseUnsetReadMostly;
+    if (!deviceOfLocation(location, device)) {
+      if (needsLocation)
+        return musaErrorInvalidValue;
+      device = musaCpuDeviceId; // read-mostly advice ignores the location, as in CUDA
+    }
+    return advise(devPtr, count, advice, device);
   });
 }

@@ -43,6 +43,28 @@ enum AllocationTag : uint32_t {
   HeapAllocation = 7    // the device heap of malloc()/new in kernels (one range)
 };
 
+/// L2 persistence as CUDA reports it on every GPU since compute capability 8.0: up to three
+/// quarters of the L2 may be set aside for persisting accesses (musaLimitPersistingL2CacheSize,
+/// persistingL2CacheMaxSize), and an access policy window spans at most 128 MiB - 4 KiB
+/// (accessPolicyMaxWindowSize). The simulator's L2 has no set-aside part: these are the
+/// figures programs size their windows by, and the values they set are kept and read back.
+inline size_t persistingL2MaxSize(const sim::DeviceProfile &p) {
+  return size_t(p.l2CacheSize) / 4 * 3;
+}
+inline constexpr size_t AccessPolicyMaxWindowSize = 134213632;
+
+/// CUDA's checks of an access policy window (streams and kernel nodes): it spans at most
+/// AccessPolicyMaxWindowSize bytes, hitRatio lies in [0, 1], the properties are named ones and
+/// a miss cannot persist.
+inline bool validAccessPolicyWindow(const musaAccessPolicyWindow &w) {
+  auto named = [](musaAccessProperty p) {
+    return p == musaAccessPropertyNormal || p == musaAccessPropertyStreaming ||
+           p == musaAccessPropertyPersisting;
+  };
+  return w.num_bytes <= AccessPolicyMaxWindowSize && w.hitRatio >= 0.0f && w.hitRatio <= 1.0f &&
+         named(w.hitProp) && named(w.missProp) && w.missProp != musaAccessPropertyPersisting;
+}
+
 /// musaDeviceSetLimit's values other than the heap size (which DeviceHeap keeps).
 struct DeviceLimits {
   size_t stackSize = 1024;          // bytes per thread, CUDA's default
@@ -79,7 +101,12 @@ struct GraphMemoryPool {
 struct Stream {
   Device *device = nullptr;
   unsigned flags = musaStreamDefault;
-  int priority = 0;    // lower is more urgent, as in CUDA
+  std::atomic<int> priority = 0; // lower is more urgent, as in CUDA
+  // Stream attributes (musaStreamSetAttribute): kept and read back; the simulated L2 has no
+  // persisting part, and host waits are condition-variable waits whatever the policy.
+  std::mutex attributesMutex;
+  musaAccessPolicyWindow accessPolicyWindow{};
+  musaSynchronizationPolicy syncPolicy = musaSyncPolicyAuto;
   bool legacy = false; // the device's stream 0
   bool perThread = false;
   sim::StreamQueue queue;

@@ -6,6 +6,7 @@
 #include "GraphWork.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace musa::rt;
 
@@ -60,6 +61,81 @@ extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority)
     if (!stream)
       return musaErrorInvalidResourceHandle;
     *priority = stream->priority;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamSetAttribute(musaStream_t handle, musaStreamAttrID attr,
+                                              const musaStreamAttrValue *value) {
+  MUSA_BACKEND_HOOK(musaStreamSetAttribute, handle, attr, value);
+  return apiCall([&] {
+    if (!value)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    switch (attr) {
+    case musaStreamAttributeAccessPolicyWindow: {
+      if (!validAccessPolicyWindow(value->accessPolicyWindow))
+        return musaErrorInvalidValue;
+      std::lock_guard lock(stream->attributesMutex);
+      stream->accessPolicyWindow = value->accessPolicyWindow;
+      return musaSuccess;
+    }
+    case musaStreamAttributeSynchronizationPolicy: {
+      musaSynchronizationPolicy policy = value->syncPolicy;
+      if (policy < musaSyncPolicyAuto || policy > musaSyncPolicyBlockingSync)
+        return musaErrorInvalidValue;
+      std::lock_guard lock(stream->attributesMutex);
+      stream->syncPolicy = policy;
+      return musaSuccess;
+    }
+    case musaStreamAttributePriority: // later launches and graph launches use it
+      stream->priority = std::clamp(value->priority, GreatestPriority, LeastPriority);
+      return musaSuccess;
+    default:
+      return musaErrorInvalidValue; // not an attribute of streams
+    }
+  });
+}
+
+extern "C" musaError_t musaStreamGetAttribute(musaStream_t handle, musaStreamAttrID attr,
+                                              musaStreamAttrValue *value) {
+  MUSA_BACKEND_HOOK(musaStreamGetAttribute, handle, attr, value);
+  return apiCall([&] {
+    if (!value)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    musaStreamAttrValue out;
+    std::memset(&out, 0, sizeof out);
+    std::lock_guard lock(stream->attributesMutex);
+    switch (attr) {
+    case musaStreamAttributeAccessPolicyWindow: out.accessPolicyWindow = stream->accessPolicyWindow; break;
+    case musaStreamAttributeSynchronizationPolicy: out.syncPolicy = stream->syncPolicy; break;
+    case musaStreamAttributePriority: out.priority = stream->priority; break;
+    default: return musaErrorInvalidValue;
+    }
+    *value = out;
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaStreamCopyAttributes(musaStream_t dstHandle, musaStream_t srcHandle) {
+  MUSA_BACKEND_HOOK(musaStreamCopyAttributes, dstHandle, srcHandle);
+  return apiCall([&] {
+    std::shared_ptr<Stream> dst = Runtime::get().resolveStream(dstHandle);
+    std::shared_ptr<Stream> src = Runtime::get().resolveStream(srcHandle);
+    if (!dst || !src)
+      return musaErrorInvalidResourceHandle;
+    if (dst == src)
+      return musaSuccess;
+    if (dst->device != src->device)
+      return musaErrorDeviceUninitialized; // CUDA_ERROR_INVALID_CONTEXT: one context for both
+    std::scoped_lock lock(dst->attributesMutex, src->attributesMutex);
+    dst->accessPolicyWindow = src->accessPolicyWindow;
+    dst->syncPolicy = src->syncPolicy;
     return musaSuccess;
   });
 }

@@ -115,9 +115,8 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
       SimThread &t = threads[i];
       if (t.state != ThreadState::AtWarp)
         continue;
-      uint32_t mask = t.warp.mask;
       int done = completeWarpGroup(
-          first, last, mask,
+          first, last, t.warp,
           [&](size_t j) {
             return threads[j].state == ThreadState::AtWarp ? &threads[j].warp : nullptr;
           },
@@ -128,7 +127,7 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
       if (done == 0)
         continue;
       for (size_t j = first; j < last; ++j)
-        if (threads[j].state == ThreadState::AtWarp && threads[j].warp.mask == mask)
+        if (std::find(group.begin(), group.end(), &threads[j].warp) != group.end())
           threads[j].state = ThreadState::Ready;
       progress = true;
     }

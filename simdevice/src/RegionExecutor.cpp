@@ -309,7 +309,7 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
       if (!parked(s.resume[i]) || s.kind[i] != ParkKind::Warp)
         continue;
       int done = completeWarpGroup(
-          first, last, s.lanes[i].mask,
+          first, last, s.lanes[i],
           [&](size_t j) {
             return parked(s.resume[j]) && s.kind[j] == ParkKind::Warp ? &s.lanes[j] : nullptr;
           },

@@ -1,9 +1,13 @@
 // Computing warp collectives and block reductions (see WarpCollective.h for lane semantics).
 #include "musa/sim/WarpCollective.h"
 
+#include "musa/sim/KernelAbi.h"
+
 #include <algorithm>
 
 namespace musa::sim {
+
+static_assert(abi::WarpConvergeOp == WarpConverge, "KernelAbi.h and WarpCollective.h disagree");
 
 namespace {
 
@@ -25,7 +29,7 @@ constexpr uint32_t MaxWarpSize = 128;
 void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
   if (group.empty())
     return;
-  const uint32_t op = group.front()->op;
+  const uint32_t op = warpOpOf(group.front()->op);
   const WarpLane *byLane[MaxWarpSize] = {};
   for (const WarpLane *l : group)
     if (l->lane < MaxWarpSize)
@@ -98,6 +102,10 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
     case WarpReduceAnd: l->result = uint32_t(andAll); break;
     case WarpReduceOr: l->result = uint32_t(orAll); break;
     case WarpReduceXor: l->result = uint32_t(xorAll); break;
+    case WarpConverge: // the group's lanes: those at this site (see WarpCollective.h)
+      l->result = quarterMask(group, l->lane,
+                              [](const WarpLane &, const WarpLane &) { return true; }, *l);
+      break;
     default: l->result = 0; break; // WarpSync
     }
   }

@@ -1,4 +1,4 @@
-// Conditional graph nodes: IF and WHILE bodies driven by kernels through
+// Conditional graph nodes: IF, WHILE and SWITCH bodies driven by kernels through
 // musaGraphSetConditional, the default value applied at each launch, musaGraphAddNode.
 #include "check.h"
 
@@ -11,6 +11,11 @@ __global__ void step(int *counter, musaGraphConditionalHandle h, int limit) {
     int next = ++*counter;
     musaGraphSetConditional(h, next < limit ? 1u : 0u); // WHILE: keep going below the limit
   }
+}
+
+__global__ void addAmount(int *counter, int amount) {
+  if (threadIdx.x == 0)
+    *counter += amount;
 }
 
 static musaGraphNode_t addKernel(musaGraph_t g, const musaGraphNode_t *dep, void *func,
@@ -94,9 +99,43 @@ int main() {
   ip.conditional.phGraph_out = &otherBody;
   CHECK(musaGraphAddNode(&ifNode, g2, nullptr, 0, &ip) == musaErrorInvalidValue, "foreign handle");
   ip.conditional.handle = cond;
-  ip.conditional.size = 2;
-  CHECK(musaGraphAddNode(&ifNode, g2, nullptr, 0, &ip) == musaErrorInvalidValue, "size 2");
+  ip.conditional.size = 3;
+  CHECK(musaGraphAddNode(&ifNode, g2, nullptr, 0, &ip) == musaErrorInvalidValue, "IF of size 3");
   musaGetLastError();
+
+  // SWITCH (CUDA 12.8): a kernel picks which of three bodies runs; each adds its own amount.
+  CHECK_MUSA(musaMemset(counter, 0, sizeof(int)));
+  musaGraph_t g3;
+  CHECK_MUSA(musaGraphCreate(&g3, 0));
+  musaGraphConditionalHandle which;
+  CHECK_MUSA(musaGraphConditionalHandleCreate(&which, g3));
+  int pickLimit = 3; // counter < 3 picks body 1, else body 0
+  void *pickArgs[] = {&which, &counter, &pickLimit};
+  musaGraphNode_t pick = addKernel(g3, nullptr, (void *)setFlag, pickArgs);
+  musaGraphNodeParams sp = cp;
+  sp.conditional.handle = which;
+  sp.conditional.type = musaGraphCondTypeSwitch;
+  sp.conditional.size = 3;
+  musaGraph_t cases[3] = {};
+  sp.conditional.phGraph_out = cases;
+  musaGraphNode_t switchNode;
+  CHECK_MUSA(musaGraphAddNode(&switchNode, g3, &pick, 1, &sp));
+  CHECK(cases[0] && cases[1] && cases[2], "three SWITCH bodies returned");
+  int amounts[3] = {100, 1, 10000};
+  void *addArgs[3][2];
+  for (int c = 0; c < 3; ++c) {
+    addArgs[c][0] = &counter;
+    addArgs[c][1] = &amounts[c];
+    addKernel(cases[c], nullptr, (void *)addAmount, addArgs[c]);
+  }
+  musaGraphExec_t exec3;
+  CHECK_MUSA(musaGraphInstantiate(&exec3, g3, 0));
+  for (int i = 0; i < 5; ++i)
+    CHECK_MUSA(musaGraphLaunch(exec3, 0));
+  CHECK_MUSA(musaMemcpy(&h, counter, sizeof h, musaMemcpyDeviceToHost));
+  CHECK(h == 3 + 2 * 100, "SWITCH ran body 1 three times, then body 0 twice: %d", h);
+  CHECK_MUSA(musaGraphExecDestroy(exec3));
+  CHECK_MUSA(musaGraphDestroy(g3));
   CHECK_MUSA(musaGraphExecDestroy(exec));
   CHECK_MUSA(musaGraphExecDestroy(exec2));
   CHECK_MUSA(musaGraphDestroy(g));

@@ -473,6 +473,72 @@ TEST(GraphRules, ConditionalWhileWithAFalseDefaultNeverRunsItsBody) {
   musaGetLastError();
 }
 
+/// A graph with one conditional node of `type` and `size` bodies, each body one host node
+/// bumping its own counter, the condition defaulting to `value` at each launch.
+static void runConditional(musaGraphConditionalNodeType type, unsigned size, unsigned value,
+                           Counter *counters) {
+  musaGraph_t g, bodies[4] = {};
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphConditionalHandle h;
+  ASSERT_EQ(musaGraphConditionalHandleCreate(&h, g, value, musaGraphCondAssignDefault),
+            musaSuccess);
+  musaGraphNodeParams p = {};
+  p.type = musaGraphNodeTypeConditional;
+  p.conditional = {h, type, size, bodies};
+  musaGraphNode_t node, inner;
+  ASSERT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaSuccess);
+  for (unsigned i = 0; i < size; ++i) {
+    ASSERT_NE(bodies[i], nullptr);
+    musaHostNodeParams hp = {Counter::bump, &counters[i]};
+    ASSERT_EQ(musaGraphAddHostNode(&inner, bodies[i], nullptr, 0, &hp), musaSuccess);
+  }
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+}
+
+TEST(GraphRules, ConditionalSwitchRunsTheBodyTheValueNames) {
+  Counter counters[3];
+  runConditional(musaGraphCondTypeSwitch, 3, 1, counters);
+  EXPECT_EQ(counters[0].calls.load(), 0);
+  EXPECT_EQ(counters[1].calls.load(), 1);
+  EXPECT_EQ(counters[2].calls.load(), 0);
+  Counter none[3];
+  runConditional(musaGraphCondTypeSwitch, 3, 7, none); // names no body: none runs
+  EXPECT_EQ(none[0].calls + none[1].calls + none[2].calls, 0);
+}
+
+TEST(GraphRules, ConditionalIfWithTwoBodiesRunsTheSecondWhenFalse) {
+  Counter whenFalse[2], whenTrue[2];
+  runConditional(musaGraphCondTypeIf, 2, 0, whenFalse);
+  EXPECT_EQ(whenFalse[0].calls.load(), 0);
+  EXPECT_EQ(whenFalse[1].calls.load(), 1);
+  runConditional(musaGraphCondTypeIf, 2, 5, whenTrue);
+  EXPECT_EQ(whenTrue[0].calls.load(), 1);
+  EXPECT_EQ(whenTrue[1].calls.load(), 0);
+}
+
+TEST(GraphRules, ConditionalBodyCountsOutsideCudasAreRejected) {
+  musaGraph_t g, bodies[4] = {};
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphConditionalHandle h;
+  ASSERT_EQ(musaGraphConditionalHandleCreate(&h, g, 0, 0), musaSuccess);
+  musaGraphNodeParams p = {};
+  p.type = musaGraphNodeTypeConditional;
+  musaGraphNode_t node;
+  p.conditional = {h, musaGraphCondTypeIf, 3, bodies};
+  EXPECT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaErrorInvalidValue);
+  p.conditional = {h, musaGraphCondTypeSwitch, 0, bodies};
+  EXPECT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaErrorInvalidValue);
+  p.conditional = {h, musaGraphConditionalNodeType(3), 1, bodies};
+  EXPECT_EQ(musaGraphAddNode(&node, g, nullptr, 0, &p), musaErrorInvalidValue);
+  EXPECT_EQ(bodies[0], nullptr); // no output on failure
+  musaGraphDestroy(g);
+  musaGetLastError();
+}
+
 TEST(GraphRules, EventWaitAndSemaphoreNodesOrderWork) {
   // An event wait node holds its graph until another stream records the event; semaphore
   // signal and wait nodes pair up inside one graph.

@@ -43,11 +43,15 @@ TEST(LimitApi, RefusalsLeaveValuesAlone) {
   EXPECT_EQ(musaDeviceGetLimit(nullptr, musaLimitStackSize), musaErrorInvalidValue);
   EXPECT_EQ(musaDeviceGetLimit(&v, musaLimit(99)), musaErrorUnsupportedLimit);
   EXPECT_EQ(musaDeviceSetLimit(musaLimit(99), 1), musaErrorUnsupportedLimit);
-  // No dynamic parallelism and no persisting L2 on the simulated devices.
+  // No dynamic parallelism on the simulated devices; no set-aside beyond persistingL2CacheMaxSize.
   EXPECT_EQ(musaDeviceGetLimit(&v, musaLimitDevRuntimeSyncDepth), musaErrorUnsupportedLimit);
   EXPECT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 10),
             musaErrorUnsupportedLimit);
-  EXPECT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize, 0), musaErrorUnsupportedLimit);
+  musaDeviceProp prop;
+  ASSERT_EQ(musaGetDeviceProperties(&prop, 0), musaSuccess);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize,
+                               size_t(prop.persistingL2CacheMaxSize) + 1),
+            musaErrorInvalidValue);
   EXPECT_EQ(v, 77u);
   // Too large: a stack beyond the simulator's thread stack, a heap beyond the device.
   testing::internal::CaptureStderr();
@@ -63,5 +67,24 @@ TEST(LimitApi, RefusalsLeaveValuesAlone) {
   ASSERT_EQ(musaDeviceSetLimit(musaLimitMaxL2FetchGranularity, 128), musaSuccess);
   ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitMaxL2FetchGranularity), musaSuccess);
   EXPECT_EQ(v, 128u);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPersistingL2CacheSize), musaSuccess);
+  EXPECT_EQ(v, 0u); // the refused set-aside left the default
   musaGetLastError();
+}
+
+TEST(LimitApi, PersistingL2SetAsideRoundTripsUpToTheDevicesMaximum) {
+  musaDeviceProp prop;
+  ASSERT_EQ(musaGetDeviceProperties(&prop, 0), musaSuccess);
+  // CUDA's figures on every GPU with L2 persistence: 3/4 of the L2, 128 MiB - 4 KiB windows.
+  EXPECT_EQ(prop.persistingL2CacheMaxSize, prop.l2CacheSize / 4 * 3);
+  EXPECT_EQ(prop.accessPolicyMaxWindowSize, 134213632);
+  size_t v = 0;
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize),
+            musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPersistingL2CacheSize), musaSuccess);
+  EXPECT_EQ(v, size_t(prop.persistingL2CacheMaxSize));
+  EXPECT_EQ(musaCtxResetPersistingL2Cache(), musaSuccess);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize, 0), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPersistingL2CacheSize), musaSuccess);
+  EXPECT_EQ(v, 0u);
 }

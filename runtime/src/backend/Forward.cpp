@@ -367,6 +367,22 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph, const mus
                        static_cast<const musaGraphEdgeData *>(nullptr), numDeps, params);
   return callRuntime("GraphAddNode", node, graph, deps, numDeps, params);
 }
+musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t graph,
+                                const musaGraphNode_t *deps, const musaGraphEdgeData *edgeData,
+                                size_t numDeps, musaGraphNodeParams *params) {
+  MUSA_READY;
+  if (!params)
+    return musaErrorInvalidValue;
+  if (params->type == musaGraphNodeTypeKernel) { // translated by hand, without edge data
+    musaGraphEdgeData zero{};
+    for (size_t i = 0; edgeData && i < numDeps; ++i)
+      if (std::memcmp(&edgeData[i], &zero, sizeof zero) != 0)
+        return musaErrorNotSupported;
+    return fwd::musaGraphAddKernelNode(node, graph, deps, numDeps, &params->kernel);
+  }
+  return callRuntime(t.edgeDataInBaseNames() ? "GraphAddNode" : "GraphAddNode_v2", node, graph,
+                     deps, edgeData, numDeps, params);
+}
 
 musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t graph,
                                            musaGraphInstantiateParams *params) {
@@ -469,6 +485,19 @@ musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice
                        toTarget(stream));
   return callRuntime("MemPrefetchAsync", devPtr, count, dstDevice, toTarget(stream));
 }
+// The location forms: CUDA 12's X_v2, CUDA 13's X (musaMemLocation has CUDA's layout).
+musaError_t musaMemAdvise_v2(const void *devPtr, size_t count, musaMemoryAdvise advice,
+                             musaMemLocation where) {
+  MUSA_READY;
+  return callRuntime(t.edgeDataInBaseNames() ? "MemAdvise" : "MemAdvise_v2", devPtr, count,
+                     int(advice), where);
+}
+musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count, musaMemLocation where,
+                                    unsigned int flags, musaStream_t stream) {
+  MUSA_READY;
+  return callRuntime(t.edgeDataInBaseNames() ? "MemPrefetchAsync" : "MemPrefetchAsync_v2",
+                     devPtr, count, where, flags, toTarget(stream));
+}
 
 namespace {
 const musaGraphEdgeData *const noEdges = nullptr;
@@ -555,6 +584,14 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t stream, musaStreamCaptureStatu
                        static_cast<const musaGraphEdgeData **>(nullptr), numDeps);
   return callRuntime("StreamGetCaptureInfo", toTarget(stream), status, id, graph, deps, numDeps);
 }
+musaError_t musaStreamGetCaptureInfo_v3(musaStream_t stream, musaStreamCaptureStatus *status,
+                                        unsigned long long *id, musaGraph_t *graph,
+                                        const musaGraphNode_t **deps,
+                                        const musaGraphEdgeData **edgeData, size_t *numDeps) {
+  MUSA_READY;
+  return callRuntime(t.edgeDataInBaseNames() ? "StreamGetCaptureInfo" : "StreamGetCaptureInfo_v3",
+                     toTarget(stream), status, id, graph, deps, edgeData, numDeps);
+}
 /// The guide's one-argument form over CUDA's (stream, status*).
 musaError_t musaStreamIsCapturing(musaStream_t stream) {
   MUSA_READY;
@@ -572,6 +609,14 @@ musaError_t musaStreamUpdateCaptureDependencies(musaStream_t stream, musaGraphNo
     return callRuntime("StreamUpdateCaptureDependencies", toTarget(stream), deps, noEdges,
                        numDeps, flags);
   return callRuntime("StreamUpdateCaptureDependencies", toTarget(stream), deps, numDeps, flags);
+}
+musaError_t musaStreamUpdateCaptureDependencies_v2(musaStream_t stream, musaGraphNode_t *deps,
+                                                   const musaGraphEdgeData *edgeData,
+                                                   size_t numDeps, unsigned int flags) {
+  MUSA_READY;
+  return callRuntime(t.edgeDataInBaseNames() ? "StreamUpdateCaptureDependencies"
+                                             : "StreamUpdateCaptureDependencies_v2",
+                     toTarget(stream), deps, edgeData, numDeps, flags);
 }
 
 } // namespace fwd

@@ -107,6 +107,8 @@ inline constexpr const char *FullThunkPrefix = "__musa_thunk_full_";
 inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 /// Declared by the headers; lowered to calls of the same name with the context appended.
 inline constexpr const char *WarpFn = "__musa_sim_warp";
+/// The WarpFn op (musa::sim::WarpConverge) whose calls the compiler numbers by call site.
+inline constexpr uint32_t WarpConvergeOp = 18;
 inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";

@@ -6,8 +6,20 @@
 // warps (MUSA mp_21/mp_22 have 128 lanes) bit i names lanes i, i+32, i+64 and i+96, and the
 // mask-valued results (ballot, match) report the caller's own 32-lane quarter, since a 32-bit
 // result cannot name 128 lanes. Shuffles and reductions span the whole warp.
+//
+// Two additions serve coalesced groups (cooperative_groups::coalesced_threads()):
+//  - WarpConverge asks which lanes of the caller's 32-lane quarter run together: every round of
+//    either executor runs each ready thread until it parks or exits, so when collectives are
+//    resolved every live lane waits somewhere; the lanes waiting at the same converge site
+//    (`arg`, a per-call-site number the kernel compiler assigns) are the ones that reached that
+//    instruction together, exactly the set the hardware's active mask may report. It never
+//    waits for lanes elsewhere, so divergent branches get their own groups.
+//  - WarpQuarterLocal, or'ed into any other op, makes the mask name lanes of the caller's own
+//    quarter only (a coalesced group is a set of lanes of one quarter); on 32-lane warps it
+//    changes nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +45,12 @@ enum WarpOp : uint32_t {
   WarpReduceAnd = 15,
   WarpReduceOr = 16,
   WarpReduceXor = 17,
+  WarpConverge = 18,
+  WarpQuarterLocal = 0x100, // a flag, see above
 };
+
+/// The operation of a lane's op field, without WarpQuarterLocal.
+inline uint32_t warpOpOf(uint32_t op) { return op & ~uint32_t(WarpQuarterLocal); }
 
 enum BlockReduceOp : uint32_t { BlockCount = 0, BlockAnd = 1, BlockOr = 2 };
 
@@ -55,23 +72,37 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize);
 
 /// One warp's lanes [first, last) as both executors see them: `waiting(j)` is lane j's record
 /// if it waits at a warp collective (null otherwise), `exited(j)` whether it has returned.
-/// Completes the collective of the lanes waiting with `mask` if every live lane the mask names
-/// waits with it: 1 if it did (the lanes are in `group`, results filled in), 0 if the group is
-/// not complete yet, -1 if its lanes wait at different collectives (`problem` says so).
+/// Completes the collective `caller` (a waiting lane) waits at if every live lane its mask
+/// names waits with the same mask: 1 if it did (the lanes are in `group`, results filled in), 0
+/// if the group is not complete yet, -1 if its lanes wait at different collectives (`problem`
+/// says so). Call only when no lane of the warp is ready to run (WarpConverge relies on it).
 template <class Waiting, class Exited>
-int completeWarpGroup(size_t first, size_t last, uint32_t mask, Waiting waiting, Exited exited,
-                      int warpSize, std::vector<WarpLane *> &group, std::string &problem) {
+int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting waiting,
+                      Exited exited, int warpSize, std::vector<WarpLane *> &group,
+                      std::string &problem) {
   group.clear();
+  const uint32_t mask = caller.mask, op = caller.op;
+  if (op & WarpQuarterLocal || op == WarpConverge) { // lanes of the caller's quarter only
+    first += caller.lane / 32 * 32;
+    last = std::min(last, first + 32);
+  }
+  if (op == WarpConverge) {
+    for (size_t j = first; j < last; ++j)
+      if (WarpLane *lane = waiting(j); lane && lane->op == WarpConverge && lane->arg == caller.arg)
+        group.push_back(lane);
+    computeWarpCollective(group, warpSize);
+    return 1;
+  }
   for (size_t j = first; j < last; ++j) {
     if (!laneInMask(mask, uint32_t(j - first)) || exited(j))
       continue;
     WarpLane *lane = waiting(j);
-    if (!lane || lane->mask != mask)
+    if (!lane || lane->mask != mask || (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal))
       return 0;
     group.push_back(lane);
   }
   for (WarpLane *l : group)
-    if (l->op != group.front()->op) {
+    if (l->op != op) {
       problem = "lanes of one warp reached different warp collectives with the same mask";
       return -1;
     }
