@@ -37,6 +37,19 @@ set(CORPUS_MU_PROGRAMS
   gaussian_elimination
   floyd_warshall
   # Kernel language
+  templates_functors
+  constant_symbols
+  device_printf
+  cg_thread_block
+  cg_grid_sync
+  warp_vote
+  half_precision
+  atomics_cas_loops
+  atomics_int_ops
+  grid_3d_index
+  dynamic_shared
+  host_min_max
+  vector_types
   # Runtime API
 )
 set(CORPUS_HOST_PROGRAMS
