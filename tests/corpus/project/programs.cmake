@@ -51,6 +51,23 @@ set(CORPUS_MU_PROGRAMS
   host_min_max
   vector_types
   # Runtime API
+  stream_event_timing
+  pinned_async_copy
+  multi_stream_overlap
+  graph_capture
+  graph_explicit
+  graph_update
+  unified_memory
+  pitch_2d
+  memset_variants
+  error_handling
+  device_query
+  occupancy
+  mem_pool_async
+  host_callback
+  event_flags
+  stream_priority
+  memcpy_3d
 )
 set(CORPUS_HOST_PROGRAMS
 )
