@@ -70,4 +70,8 @@ set(CORPUS_MU_PROGRAMS
   memcpy_3d
 )
 set(CORPUS_HOST_PROGRAMS
+  host_device_info
+  host_bandwidth
+  host_graph_nodes
+  host_kernel_library
 )
