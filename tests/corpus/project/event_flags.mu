@@ -54,6 +54,7 @@ int main() {
   musaError_t e = musaEventElapsedTime(&ms, ready, t1);
   ok = ok && e == musaErrorInvalidResourceHandle;
   musaGetLastError();
+  CHECK(musaEventSynchronize(t1)); // recorded after `ready`: the consumer did not wait for it
   CHECK(musaEventElapsedTime(&ms, t0, t1));
   ok = ok && ms > 0.0f;
   int *h = (int *)malloc(n * sizeof(int));

@@ -50,6 +50,8 @@ set(CORPUS_MU_PROGRAMS
   dynamic_shared
   host_min_max
   vector_types
+  device_malloc
+  warp_intrinsics
   # Runtime API
   stream_event_timing
   pinned_async_copy
@@ -68,6 +70,7 @@ set(CORPUS_MU_PROGRAMS
   event_flags
   stream_priority
   memcpy_3d
+  graph_node_toggle
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
