@@ -142,6 +142,27 @@ static void execUpdate(musaStream_t s) {
   musaGraphDestroy(g);
 }
 
+static void childGraphSetParams(musaStream_t s) {
+  Log log;
+  musaGraph_t child = recordGraph(log, 100), g;
+  musaGraphNode_t node;
+  musaGraphExec_t exec;
+  CHECK_MUSA(musaGraphCreate(&g, 0));
+  CHECK_MUSA(musaGraphAddChildGraphNode(&node, g, nullptr, 0, child));
+  CHECK_MUSA(musaGraphInstantiate(&exec, g, 0));
+  log.expected.push_back(100);
+  launchPending(s, exec, [&](int i) {
+    musaGraph_t next = recordGraph(log, 7000 + i);
+    CHECK_MUSA(musaGraphExecChildGraphNodeSetParams(exec, node, next));
+    CHECK_MUSA(musaGraphDestroy(next));
+    log.expected.push_back(7000 + i);
+  });
+  log.check("child graph node set params");
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaGraphDestroy(child);
+}
+
 static void memsetSetParams(musaStream_t s) {
   Log log;
   unsigned *cell;
@@ -336,6 +357,7 @@ int main() {
   for (musaStream_t s : streams) {
     kernelSetParams(s);
     execUpdate(s);
+    childGraphSetParams(s);
     memsetSetParams(s);
     memcpySetParams(s);
     enableDisable(s);
