@@ -29,13 +29,13 @@ constexpr size_t None = std::numeric_limits<size_t>::max();
 
 struct GraphExec::Flow {
   struct Step {
-    Node *node = nullptr;
     std::vector<size_t> dependencies, dependents; // step indices
     std::atomic<size_t> waiting{0}; // dependencies not finished yet in the running launch
   };
   std::unique_ptr<Step[]> steps;
   size_t count = 0;
   std::vector<size_t> roots;
+  const Snapshot *launch = nullptr; // the running launch's parameters
   // Simulated time: each node's own timeline starts when its last dependency's ends (or at
   // the launch's start for roots); the launch ends with the last node.
   std::unique_ptr<sim::Timeline[]> times;
@@ -84,12 +84,12 @@ struct GraphExec::Flow {
       ready = std::max(ready, times[d].readyNs.load());
     times[i].readyNs = ready;
     sim::TimelineScope scope(&times[i]);
-    Node *node = steps[i].node;
+    const Snapshot::Step &step = launch->steps[i];
     // An exception ends only its own node: the dependents still run, the launch still ends
     // (run() rethrows it).
     try {
-      if (node->enabled && node->work)
-        node->work->run();
+      if (step.enabled && step.work)
+        step.work->run();
     } catch (...) {
       std::lock_guard lock(doneMutex);
       if (!failure)
@@ -110,11 +110,12 @@ std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::strin
   flow.count = exec->plan_->nodes().size();
   flow.steps = std::make_unique<Flow::Step[]>(flow.count);
   flow.times = std::make_unique<sim::Timeline[]>(flow.count);
-  std::map<const Node *, size_t> index;
+  std::map<const Node *, size_t> &index = exec->stepOf_;
+  exec->snapshot_ = std::make_shared<Snapshot>();
   for (auto &n : exec->plan_->nodes()) {
     size_t i = index.size();
     index[n.get()] = i;
-    flow.steps[i].node = n.get();
+    exec->snapshot_->steps.push_back({n->work, n->enabled});
     if (n->dependencies.empty())
       flow.roots.push_back(i);
   }
@@ -127,12 +128,19 @@ std::unique_ptr<GraphExec> GraphExec::instantiate(const Graph &graph, std::strin
 
 GraphExec::~GraphExec() = default;
 
-void GraphExec::run() {
+std::shared_ptr<const GraphExec::Snapshot> GraphExec::snapshot() {
+  std::lock_guard lock(params_);
+  snapshotTaken_ = true;
+  return snapshot_;
+}
+
+void GraphExec::run(const Snapshot &launch) {
   std::lock_guard lock(running_);
-  for (auto &n : plan_->nodes())
-    if (n->work)
-      n->work->beforeLaunch();
+  for (const Snapshot::Step &step : launch.steps)
+    if (step.work)
+      step.work->beforeLaunch();
   Flow &flow = *flow_;
+  flow.launch = &launch;
   sim::Timeline *outer = sim::currentTimeline();
   flow.startNs = outer ? outer->readyNs.load() : 0;
   if (flow.count) {
@@ -154,12 +162,63 @@ void GraphExec::run() {
   }
 }
 
+GraphExec::Snapshot &GraphExec::writableSnapshot() {
+  if (snapshotTaken_) {
+    snapshot_ = std::make_shared<Snapshot>(*snapshot_);
+    snapshotTaken_ = false;
+  }
+  return *snapshot_;
+}
+
+void GraphExec::refreshStep(const Node &copy) {
+  auto it = stepOf_.find(&copy);
+  if (it == stepOf_.end())
+    return; // a node inside a child graph's copy: not a step of its own
+  Snapshot::Step &step = writableSnapshot().steps[it->second];
+  step.work = copy.work;
+  step.enabled = copy.enabled;
+}
+
+void GraphExec::modifyNode(Node *copy, const std::function<void(Node &)> &change) {
+  std::lock_guard lock(params_);
+  change(*copy);
+  refreshStep(*copy);
+}
+
 void GraphExec::modify(const std::function<void(Graph &)> &change) {
-  std::lock_guard lock(running_);
+  std::lock_guard lock(params_);
   change(*plan_);
+  for (auto &n : plan_->nodes())
+    refreshStep(*n);
+}
+
+void GraphExec::replaceChild(Node *copy, const Graph &child) {
+  Graph scratch;
+  Node *fresh = scratch.addChild(child, {});
+  std::lock_guard lock(params_);
+  // The nodes of the old copy and the new one correspond in creation order (the topology is
+  // the same); the originals now map to the new copies, so no entry points at a freed node.
+  std::map<const Node *, Node *> renamed;
+  std::function<void(const Graph &, const Graph &)> pair = [&](const Graph &from,
+                                                               const Graph &to) {
+    for (size_t i = 0; i < from.nodes().size() && i < to.nodes().size(); ++i) {
+      renamed[from.nodes()[i].get()] = to.nodes()[i].get();
+      if (from.nodes()[i]->child && to.nodes()[i]->child)
+        pair(*from.nodes()[i]->child, *to.nodes()[i]->child);
+    }
+  };
+  if (copy->child && fresh->child)
+    pair(*copy->child, *fresh->child);
+  for (auto &[original, c] : copies_)
+    if (auto it = renamed.find(c); it != renamed.end())
+      c = it->second;
+  copy->work = std::move(fresh->work);
+  copy->child = std::move(fresh->child);
+  refreshStep(*copy);
 }
 
 Node *GraphExec::copyOf(const Node *original) const {
+  std::lock_guard lock(params_);
   auto it = copies_.find(original);
   return it == copies_.end() ? nullptr : it->second;
 }

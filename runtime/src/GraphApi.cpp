@@ -144,7 +144,7 @@ musaError_t setExecWork(musaGraphExec_t handle, musaGraphNode_t node, graph::Nod
   auto *after = dynamic_cast<MemcpyWork *>(work.get());
   if (before && after && before->params().kind != after->params().kind)
     return musaErrorInvalidValue;
-  exec->modify([&](graph::Graph &) { copy->work = std::move(work); });
+  exec->modifyNode(copy, [&](graph::Node &n) { n.work = std::move(work); });
   return musaSuccess;
 }
 

@@ -68,20 +68,23 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
       std::lock_guard lock(t.mutex);
       flags = t.execFlags[exec.get()];
     }
-    for (auto &n : exec->plan().nodes()) {
-      auto *alloc = dynamic_cast<MemAllocWork *>(n->work.get());
+    // The parameters as they are now: later updates reach only later launches.
+    std::shared_ptr<const graph::GraphExec::Snapshot> launch = exec->snapshot();
+    for (const auto &step : launch->steps) {
+      auto *alloc = dynamic_cast<MemAllocWork *>(step.work.get());
       if (!alloc || !stream->device->graphMemory.inUse(alloc->pointer()))
         continue;
       if (!(flags & musaGraphInstantiateFlagAutoFreeOnLaunch))
         return musaErrorInvalidValue;
       stream->device->graphMemory.setInUse(alloc->pointer(), false);
     }
-    // The whole graph is one stream operation; a destroyed exec finishes what was launched.
+    // The whole graph is one stream operation; it holds the exec, so an exec destroyed while
+    // launches are pending finishes them first.
     GraphLaunchPriority priority{stream->priority,
                                  (flags & musaGraphInstantiateFlagUseNodePriority) != 0};
-    stream->device->submit(*stream, [exec, priority] {
+    stream->device->submit(*stream, [exec, launch, priority] {
       setGraphLaunchPriority(priority);
-      exec->run();
+      exec->run(*launch);
     });
     return musaSuccess;
   });
@@ -124,7 +127,7 @@ musaError_t musaGraphNodeSetEnabled(musaGraphExec_t handle, musaGraphNode_t node
     graph::Node *copy = execNode(exec, node);
     if (!copy || !canDisable(*copy))
       return musaErrorInvalidValue;
-    exec->modify([&](graph::Graph &) { copy->enabled = isEnabled != 0; });
+    exec->modifyNode(copy, [&](graph::Node &n) { n.enabled = isEnabled != 0; });
     return musaSuccess;
   });
 }

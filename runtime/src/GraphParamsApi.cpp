@@ -127,12 +127,7 @@ musaError_t musaGraphExecChildGraphNodeSetParams(musaGraphExec_t handle, musaGra
     for (size_t i = 0; i < a.size(); ++i)
       if (a[i]->type != b[i]->type || a[i]->dependencies.size() != b[i]->dependencies.size())
         return musaErrorInvalidValue;
-    exec->modify([&](graph::Graph &plan) {
-      graph::Node *fresh = plan.addChild(*next, {});
-      copy->work = std::move(fresh->work);
-      copy->child = std::move(fresh->child);
-      plan.remove(fresh);
-    });
+    exec->replaceChild(copy, *next);
     return musaSuccess;
   });
 }
@@ -150,7 +145,7 @@ musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t handle, musaGraphNo
       return e;
     if (launch->func != static_cast<KernelWork &>(*copy->work).launch().func)
       return musaErrorInvalidValue; // an executable graph's kernel node keeps its function
-    exec->modify([&](graph::Graph &) { copy->work = std::make_unique<KernelWork>(launch); });
+    exec->modifyNode(copy, [&](graph::Node &n) { n.work = std::make_shared<KernelWork>(launch); });
     return musaSuccess;
   });
 }

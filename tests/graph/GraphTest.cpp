@@ -107,9 +107,66 @@ TEST(Graph, DisabledNodesAreSkippedButOrderHolds) {
   g.add(NodeType::Kernel, std::make_unique<Step>(log, 2), {b});
   std::string error;
   auto exec = GraphExec::instantiate(g, error);
-  exec->copyOf(b)->enabled = false;
+  exec->modifyNode(exec->copyOf(b), [](Node &n) { n.enabled = false; });
   exec->run();
   EXPECT_EQ(log.order, (std::vector<int>{0, 2}));
+}
+
+TEST(Graph, ALaunchRunsTheParametersItWasMadeWith) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Kernel, std::make_unique<Step>(log, 0), {});
+  Node *b = g.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {a});
+  std::string error;
+  auto exec = GraphExec::instantiate(g, error);
+  auto first = exec->snapshot();
+  exec->modifyNode(exec->copyOf(a), [&](Node &n) { n.work = std::make_unique<Step>(log, 5); });
+  exec->modifyNode(exec->copyOf(b), [](Node &n) { n.enabled = false; });
+  auto second = exec->snapshot();
+  exec->modifyNode(exec->copyOf(a), [&](Node &n) { n.work = std::make_unique<Step>(log, 7); });
+  exec->run(*first);
+  exec->run(*second);
+  exec->run();
+  EXPECT_EQ(log.order, (std::vector<int>{0, 1, 5, 7}));
+}
+
+TEST(Graph, UpdatesAfterALaunchAllReachTheNextOneAndNotIt) {
+  Log log;
+  Graph g;
+  Node *a = g.add(NodeType::Kernel, std::make_unique<Step>(log, 0), {});
+  Node *b = g.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {a});
+  std::string error;
+  auto exec = GraphExec::instantiate(g, error);
+  auto taken = exec->snapshot();
+  // The first update copies the taken snapshot; the second edits that copy.
+  exec->modifyNode(exec->copyOf(a), [](Node &n) { n.enabled = false; });
+  exec->modifyNode(exec->copyOf(b), [&](Node &n) { n.work = std::make_unique<Step>(log, 3); });
+  auto next = exec->snapshot();
+  EXPECT_NE(taken.get(), next.get());
+  EXPECT_TRUE(taken->steps[0].enabled);
+  EXPECT_FALSE(next->steps[0].enabled);
+  exec->run(*taken);
+  exec->run(*next);
+  EXPECT_EQ(log.order, (std::vector<int>{0, 1, 3}));
+}
+
+TEST(Graph, ReplacingAChildKeepsItsNodesReachable) {
+  Log log;
+  Graph child;
+  child.add(NodeType::Kernel, std::make_unique<Step>(log, 1), {});
+  Graph g;
+  Node *node = g.addChild(child, {});
+  std::string error;
+  auto exec = GraphExec::instantiate(g, error);
+  const Node *innerOriginal = node->child->nodes()[0].get();
+  Graph next;
+  next.add(NodeType::Kernel, std::make_unique<Step>(log, 2), {});
+  exec->replaceChild(exec->copyOf(node), next);
+  Node *innerCopy = exec->copyOf(innerOriginal);
+  ASSERT_TRUE(innerCopy);
+  EXPECT_EQ(innerCopy, exec->copyOf(node)->child->nodes()[0].get());
+  exec->run();
+  EXPECT_EQ(log.order, (std::vector<int>{2}));
 }
 
 TEST(Graph, DotNamesEveryNodeAndEdge) {

@@ -51,7 +51,9 @@ class Graph;
 
 struct Node {
   NodeType type = NodeType::Empty;
-  std::unique_ptr<NodeWork> work;
+  // Never changed once made (an update replaces it): an executable graph's launches share
+  // the work they were made with (GraphExec.h).
+  std::shared_ptr<NodeWork> work;
   std::unique_ptr<Graph> child; // ChildGraph nodes: the embedded copy
   Graph *owner = nullptr;
   std::vector<Node *> dependencies;
