@@ -15,19 +15,11 @@ namespace negative {
 Ctx::Ctx() {
   EXPECT_EQ(musaGetDeviceCount(&count), musaSuccess);
   EXPECT_EQ(musaMalloc(&d, Bytes), musaSuccess);
-  EXPECT_EQ(musaMalloc(&freed, Bytes), musaSuccess);
-  EXPECT_EQ(musaFree(freed), musaSuccess);
   EXPECT_EQ(musaMallocHost(&pinned, Bytes), musaSuccess);
   EXPECT_EQ(musaMallocManaged(&managed, Bytes), musaSuccess);
-  EXPECT_EQ(musaStreamCreate(&deadStream), musaSuccess);
-  EXPECT_EQ(musaStreamDestroy(deadStream), musaSuccess);
   EXPECT_EQ(musaStreamCreateWithFlags(&s, musaStreamNonBlocking), musaSuccess);
-  EXPECT_EQ(musaEventCreate(&deadEvent), musaSuccess);
-  EXPECT_EQ(musaEventDestroy(deadEvent), musaSuccess);
   EXPECT_EQ(musaEventCreate(&e), musaSuccess);
   EXPECT_EQ(musaEventCreateWithFlags(&untimed, musaEventDisableTiming), musaSuccess);
-  EXPECT_EQ(musaGraphCreate(&deadGraph, 0), musaSuccess);
-  EXPECT_EQ(musaGraphDestroy(deadGraph), musaSuccess);
   EXPECT_EQ(musaGraphCreate(&g, 0), musaSuccess);
   EXPECT_EQ(musaGraphCreate(&other, 0), musaSuccess);
   EXPECT_EQ(musaGraphAddEmptyNode(&n, g, nullptr, 0), musaSuccess);
@@ -45,6 +37,22 @@ Ctx::Ctx() {
   EXPECT_EQ(musaMallocArray(&array, &desc, 16, 16), musaSuccess);
   EXPECT_EQ(musaMallocArray(&deadArray, &desc, 16, 16), musaSuccess);
   EXPECT_EQ(musaFreeArray(deadArray), musaSuccess);
+  // The stale handles last: made and destroyed while every live handle is held, so none of
+  // them is a live handle's address again.
+  EXPECT_EQ(musaMalloc(&freed, Bytes), musaSuccess);
+  EXPECT_EQ(musaFree(freed), musaSuccess);
+  EXPECT_EQ(musaStreamCreate(&deadStream), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(deadStream), musaSuccess);
+  EXPECT_EQ(musaEventCreate(&deadEvent), musaSuccess);
+  EXPECT_EQ(musaEventDestroy(deadEvent), musaSuccess);
+  EXPECT_EQ(musaGraphCreate(&deadGraph, 0), musaSuccess);
+  EXPECT_EQ(musaGraphDestroy(deadGraph), musaSuccess);
+  EXPECT_NE(static_cast<void *>(deadStream), static_cast<void *>(s));
+  EXPECT_NE(static_cast<void *>(deadEvent), static_cast<void *>(e));
+  EXPECT_NE(static_cast<void *>(deadEvent), static_cast<void *>(untimed));
+  EXPECT_NE(static_cast<void *>(deadGraph), static_cast<void *>(g));
+  EXPECT_NE(static_cast<void *>(deadGraph), static_cast<void *>(other));
+  EXPECT_NE(freed, d);
 }
 
 Ctx::~Ctx() {

@@ -202,7 +202,9 @@ void addDeviceCases() {
         nonNull(musaGetErrorString(musaError_t(code))));
   }
   NEG(musaGetErrorName, "guideForm_nullName", musaErrorInvalidValue,
-      musaGetErrorName(nullptr, musaErrorInvalidValue));
+      musaGetErrorName(nullptr, musaErrorInvalidValue))
+      .divergence = "the guide's out-parameter musaGetErrorName is an inline in musa_runtime.h "
+                    "and does not record the last error, as every other failing call does";
 }
 
 } // namespace negative

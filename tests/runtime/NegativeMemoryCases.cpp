@@ -11,6 +11,10 @@ namespace {
 constexpr size_t Huge = SIZE_MAX / 2;
 char *at(void *p, size_t offset) { return static_cast<char *>(p) + offset; }
 const int BadKinds[] = {5, 7, -1};
+const char *const MemsetPitch =
+    "musaMemset2D/3D with pitch < width return InvalidPitchValue; CUDA documents only "
+    "InvalidValue for cudaMemset2D/3D (cuMemsetD2D* return CUDA_ERROR_INVALID_VALUE), and "
+    "MemoryShapesTest expects InvalidPitchValue: to be settled on hardware";
 } // namespace
 
 void addMemoryCases() {
@@ -180,7 +184,8 @@ void addMemoryCases() {
     };
     const char *setApi = async ? "musaMemset2DAsync" : "musaMemset2D";
     add(setApi, "pitchBelowWidth", musaErrorInvalidValue,
-        [=](Ctx &c) { return set2d(c, c.d, 8, 16, 4); });
+        [=](Ctx &c) { return set2d(c, c.d, 8, 16, 4); })
+        .divergence = MemsetPitch;
     add(setApi, "nullDevPtr", musaErrorInvalidValue,
         [=](Ctx &c) { return set2d(c, nullptr, 16, 16, 4); });
     add(setApi, "freedDevPtr", musaErrorInvalidValue,
@@ -196,7 +201,7 @@ void addMemoryCases() {
     });
     add(set3Api, "pitchBelowWidth", musaErrorInvalidValue, [=](Ctx &c) {
       return set3d(c, make_musaPitchedPtr(c.d, 8, 8, 4), make_musaExtent(16, 4, 1));
-    });
+    }).divergence = MemsetPitch;
     add(set3Api, "beyondAllocation", musaErrorInvalidValue, [=](Ctx &c) {
       return set3d(c, make_musaPitchedPtr(c.d, 64, 64, 4), make_musaExtent(64, 4, 2));
     });
@@ -266,10 +271,8 @@ void addMemoryCases() {
   // managed memory
   NEG(musaMallocManaged, "nullDevPtr", musaErrorInvalidValue,
       musaMallocManaged(nullptr, 16, musaMemAttachGlobal));
-  NEG(musaMallocManaged, "zeroSize", musaErrorInvalidValue, [&] {
-    void *p;
-    return musaMallocManaged(&p, 0, musaMemAttachGlobal);
-  }());
+  // Zero bytes: CUDA's documentation says InvalidValue, but CUDA 13 on an H200 returns success
+  // (tests/hardware/runtime_corner_cases.h200.txt), so it is no negative case.
   for (unsigned flags : {0u, 0x8u, 0x3u})
     NEG(musaMallocManaged, "badFlags" + std::to_string(flags), musaErrorInvalidValue, [&] {
       void *p;
@@ -379,12 +382,13 @@ void addMemoryCases() {
     musaArray_t a;
     return musaMallocArray(&a, nullptr, 16, 16);
   }());
-  NEG(musaMallocArray, "badChannelBits", musaErrorInvalidChannelDescriptor, [&] {
+  // cudaMallocArray documents InvalidValue (and MemoryAllocation) only.
+  NEG(musaMallocArray, "badChannelBits", musaErrorInvalidValue, [&] {
     musaArray_t a;
     musaChannelFormatDesc desc = {3, 0, 0, 0, musaChannelFormatKindFloat};
     return musaMallocArray(&a, &desc, 16, 16);
   }());
-  NEG(musaMallocArray, "badChannelKind", musaErrorInvalidChannelDescriptor, [&] {
+  NEG(musaMallocArray, "badChannelKind", musaErrorInvalidValue, [&] {
     musaArray_t a;
     musaChannelFormatDesc desc = {32, 0, 0, 0, musaChannelFormatKind(9)};
     return musaMallocArray(&a, &desc, 16, 16);
