@@ -225,7 +225,9 @@ musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *out,
                                         const musaExternalSemaphoreHandleDesc *desc) {
   MUSA_BACKEND_HOOK(musaImportExternalSemaphore, out, desc);
   return apiCall([&] {
-    if (!out || !desc || desc->handle.fd < 0)
+    // CUDA's handle types are 1..10; any other number is an invalid argument, not an
+    // unsupported type.
+    if (!out || !desc || desc->handle.fd < 0 || desc->type < 1 || desc->type > 10)
       return musaErrorInvalidValue;
     TimelinePage *page = nullptr;
     if (desc->type == musaExternalSemaphoreHandleTypeTimelineSemaphoreFd) {

@@ -507,7 +507,9 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
   case musaGraphNodeTypeConditional:
     break;
   default:
-    return recordError(musaErrorNotSupported);
+    // A type CUDA has but the simulator lacks is unsupported; a number no type has is invalid.
+    return recordError(p->type >= 0 && p->type < musaGraphNodeTypeCount ? musaErrorNotSupported
+                                                                        : musaErrorInvalidValue);
   }
   return apiCall([&] {
     const musaConditionalNodeParams &c = p->conditional;
