@@ -716,13 +716,14 @@ void addGraphCases() {
     if (musaGraphConditionalHandleCreate(&h, c.g, 0, 0))
       return musaErrorUnknown;
     musaGraphNode_t o;
-    musaGraph_t body;
+    musaGraph_t body[2];
     musaGraphNodeParams p = {};
     p.type = musaGraphNodeTypeConditional;
     p.conditional.handle = h;
-    p.conditional.type = musaGraphCondTypeIf;
+    // A WHILE node has exactly one body (an IF may have two since CUDA 12.8: then and else).
+    p.conditional.type = musaGraphCondTypeWhile;
     p.conditional.size = 2;
-    p.conditional.phGraph_out = &body;
+    p.conditional.phGraph_out = body;
     return musaGraphAddNode(&o, c.g, nullptr, 0, &p);
   }());
   NEG(musaGraphAddNode, "conditionalHandleOfAnotherGraph", V, [&] {
