@@ -114,7 +114,16 @@ public:
   ~KernelCounters();
 
   /// Marks the sectors of [address, address+size) as read or written (thread-safe).
-  void touch(uintptr_t address, uint64_t size, bool write);
+  /// `bounds` (the lowest and highest bitmap word set) are the caller's own, folded into the
+  /// kernel's by merge(): blocks sweeping up the address space would otherwise move one
+  /// shared word on every block.
+  void touch(uintptr_t address, uint64_t size, bool write, uint64_t bounds[2]);
+  /// The same for a caller outside any block: the kernel's bounds widen at once.
+  void touch(uintptr_t address, uint64_t size, bool write) {
+    uint64_t bounds[2] = {~uint64_t(0), 0};
+    touch(address, size, write, bounds);
+    widenFootprint(bounds);
+  }
   /// Adds one block's counts (thread-safe).
   void merge(const struct BlockCounters &block);
   /// Ordering for ThreadSanitizer, which cannot see oneTBB's own synchronisation: workers
@@ -149,6 +158,7 @@ public:
   void flushWorkers();
 
 private:
+  void widenFootprint(const uint64_t bounds[2]);
   // Footprint bitmaps (one bit per 32-byte sector of [base_, base_+size_)), one for reads and
   // one for writes: zeroed memory kept from launch to launch (Timing.cpp's BitmapPool), of
   // which only the pages kernels touch are ever materialised; the lowest and highest words
@@ -186,6 +196,7 @@ struct BlockCounters {
   std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
+  uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
   static constexpr unsigned Samples = 2;
   static constexpr size_t TraceLimit = 1 << 17;
   /// Where thread `t`'s basic-block counts go.
