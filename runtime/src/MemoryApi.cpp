@@ -207,6 +207,10 @@ extern "C" musaError_t musaMemAdvise_v2(const void *devPtr, size_t count,
         return musaErrorInvalidValue;
       device = musaCpuDeviceId; // read-mostly advice ignores the location, as in CUDA
     }
+    // A location naming no device is an invalid value here, not an invalid device (measured:
+    // CUDA 13 on the H200, tests/hardware/passthrough_h200.txt; prefetch says invalid device).
+    if (needsLocation && device != musaCpuDeviceId && !Runtime::get().device(device))
+      return musaErrorInvalidValue;
     return advise(devPtr, count, advice, device);
   });
 }

@@ -45,13 +45,13 @@ enum AllocationTag : uint32_t {
 
 /// L2 persistence as CUDA reports it on every GPU since compute capability 8.0: up to three
 /// quarters of the L2 may be set aside for persisting accesses (musaLimitPersistingL2CacheSize,
-/// persistingL2CacheMaxSize), and an access policy window spans at most 128 MiB - 4 KiB
-/// (accessPolicyMaxWindowSize). The simulator's L2 has no set-aside part: these are the
+/// persistingL2CacheMaxSize), and an access policy window spans at most 128 MiB
+/// (accessPolicyMaxWindowSize; both measured on the H200: 39321600 and 134217728). The simulator's L2 has no set-aside part: these are the
 /// figures programs size their windows by, and the values they set are kept and read back.
 inline size_t persistingL2MaxSize(const sim::DeviceProfile &p) {
   return size_t(p.l2CacheSize) / 4 * 3;
 }
-inline constexpr size_t AccessPolicyMaxWindowSize = 134213632;
+inline constexpr size_t AccessPolicyMaxWindowSize = 134217728;
 
 /// CUDA's checks of an access policy window (streams and kernel nodes): it spans at most
 /// AccessPolicyMaxWindowSize bytes, hitRatio lies in [0, 1], the properties are named ones and

@@ -82,8 +82,11 @@ static void checkLocations() {
   CHECK(musaMemPrefetchAsync(data, n * sizeof(float), invalid, 0, stream) ==
             musaErrorInvalidValue, "prefetch to an invalid location accepted");
   musaMemLocation noDevice = {musaMemLocationTypeDevice, 99};
+  // As the H200 answers (CUDA 13): an invalid value for advice, an invalid device for prefetch.
   CHECK(musaMemAdvise(data, n * sizeof(float), musaMemAdviseSetPreferredLocation, noDevice) ==
-            musaErrorInvalidDevice, "advice naming device 99 accepted");
+            musaErrorInvalidValue, "advice naming device 99 accepted");
+  CHECK(musaMemPrefetchAsync(data, n * sizeof(float), noDevice, 0, stream) ==
+            musaErrorInvalidDevice, "prefetch to device 99 accepted");
   musaGetLastError();
   CHECK_MUSA(musaStreamDestroy(stream));
   CHECK_MUSA(musaFree(data));
