@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace musa::rt {
 
 Device::Device(int ordinal, sim::DeviceProfile profile)
@@ -399,6 +401,11 @@ Device *Runtime::deviceOwning(const void *p) {
 }
 
 void *Runtime::allocateHost(size_t size, unsigned flags) {
+  // Page-locked memory cannot exceed the host's physical memory: larger requests fail as
+  // out of memory (and never reach the allocator with a size its rounding would wrap).
+  static const uint64_t physical = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  if (size > physical)
+    return nullptr;
   void *p = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);
   if (!p)
     return nullptr;
