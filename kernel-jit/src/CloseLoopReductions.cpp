@@ -9,8 +9,8 @@
 // update runs on every iteration their values after the loop are known in closed form:
 //
 //   h = phi [init, pre], [u, latch]; u = add h, c          c invariant      -> init + c * trips
-//   u = umin/umax h, a                 a = ptrtoint of {a0,+,s}, s constant -> with a's first or
-//                                                                              last value
+//   u = umin/umax h, a                 a = an address moving one way over the loop (ptrtoint
+//                                       of p + c * ext({x,+,s})) -> with a's first or last value
 //   u = or h, (and w, 2^k - 1)          w an or/add of such addresses and invariants, each
 //                                       stride a multiple of 2^k            -> init | (w's first
 //                                                                              value & 2^k - 1)

@@ -126,9 +126,8 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
         return false;
       if (done == 0)
         continue;
-      for (size_t j = first; j < last; ++j)
-        if (std::find(group.begin(), group.end(), &threads[j].warp) != group.end())
-          threads[j].state = ThreadState::Ready;
+      for (WarpLane *l : group) // l->lane: the thread's lane, counted from `first`
+        threads[first + l->lane].state = ThreadState::Ready;
       progress = true;
     }
   }

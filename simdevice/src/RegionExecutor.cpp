@@ -115,38 +115,7 @@ uint32_t shuffleSource(uint32_t op, uint32_t lane, int32_t argument, int32_t seg
   }
 }
 
-/// shuffleSource for every lane of a warp whose lanes all pass `argument` and `segment`: the
-/// operation chosen once, each loop a few vector instructions.
-void shuffleTable(uint32_t op, int32_t argument, int32_t segment, uint32_t warpSize,
-                  uint8_t *table) {
-  uint32_t width = segment > 0 && uint32_t(segment) <= warpSize ? uint32_t(segment) : warpSize;
-  if (width & (width - 1)) { // not a power of two (CUDA requires one): the general formula
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      table[lane] = uint8_t(shuffleSource(op, lane, argument, segment, warpSize));
-    return;
-  }
-  uint32_t arg = uint32_t(argument), low = width - 1;
-  switch (op) {
-  case WarpShflIdx:
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      table[lane] = uint8_t((lane & ~low) + (arg & low));
-    break;
-  case WarpShflUp:
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      table[lane] = uint8_t((lane & low) >= arg ? lane - arg : lane);
-    break;
-  case WarpShflDown:
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      table[lane] = uint8_t((lane & low) + arg < width ? lane + arg : lane);
-    break;
-  default:
-    for (uint32_t lane = 0; lane < warpSize; ++lane)
-      table[lane] = uint8_t(((lane ^ arg) - (lane & ~low)) < width ? lane ^ arg : lane);
-    break;
-  }
-}
-
-/// One shuffle of every warp of a block of `n` threads, all lanes passing the same operation,
+/// One shuffle of `n` lanes (a warp, or several back to back), all passing the same operation,
 /// argument and segment width: copies of runs of lanes (they vectorise) instead of a source
 /// lane each. False (nothing done) for a width that is not a power of two.
 bool shuffleBlock(uint32_t op, int32_t argument, int32_t segment, uint32_t warpSize, uint32_t n,
@@ -204,53 +173,53 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
   const int32_t *const arg = s.arg, *const width = s.width;
   const uint64_t *const value = s.value;
   uint64_t *const result = s.result;
-  // Usually every warp shuffles alike (the same operation, offset and width: a reduction's
-  // step): then one table of source lanes serves them all.
-  constexpr uint32_t TableLanes = 128; // the widest warp of any profile
-  bool uniform = warpSize <= TableLanes, allLive = true, samePoint = true;
+  // Usually a warp's lanes all pass the same offset and width (a reduction's step): then the
+  // warp's shuffle is copies of runs of lanes. Bit w of `alike` says so of warp w (a block
+  // has at most 1024 threads: 32 warps of 32 lanes).
+  if (n / warpSize > 64)
+    return false;
+  uint64_t alike = 0;
+  bool blockAlike = true; // every warp live, at one point, shuffling as warp 0 does
   for (uint32_t first = 0; first < n; first += warpSize) {
     const uint32_t at = resume[first], warpOp = op[first];
+    const uint32_t arg0 = uint32_t(arg[first]), width0 = uint32_t(width[first]);
     // Ors of xors, no branches: they vectorise.
     uint32_t differs = 0, live = 0, shape = 0;
-    const uint32_t arg0 = uint32_t(arg[0]), width0 = uint32_t(width[0]);
     for (uint32_t j = first; j < first + warpSize; ++j) {
       differs |= (resume[j] ^ at) | (op[j] ^ warpOp) | ~mask[j];
       live |= resume[j] ^ abi::RegionExited;
       shape |= (uint32_t(arg[j]) ^ arg0) | (uint32_t(width[j]) ^ width0);
     }
-    if (live == 0) {
-      allLive = false;
+    if (live == 0) { // the whole warp has returned
+      blockAlike = false;
       continue;
     }
     if (differs || !parked(at) || kinds[pointOf(at)] != abi::RegionPointWarp ||
         warpOp < WarpShflIdx || warpOp > WarpShflXor)
       return false;
-    uniform &= shape == 0 && warpOp == op[0];
-    samePoint &= at == resume[0];
+    if (shape == 0)
+      alike |= uint64_t(1) << (first / warpSize);
+    blockAlike &= shape == 0 && at == resume[0] && warpOp == op[0] &&
+                  arg0 == uint32_t(arg[0]) && width0 == uint32_t(width[0]);
   }
-  if (uniform && allLive && samePoint &&
-      shuffleBlock(op[0], arg[0], width[0], warpSize, n, value, result)) {
+  // The commonest case in one go (a per-warp call costs more than the copies of 32 lanes).
+  if (blockAlike && shuffleBlock(op[0], arg[0], width[0], warpSize, n, value, result)) {
     std::fill(resume, resume + n, resume[0] & ~abi::RegionParked);
-    pending[resume[0]] = 1;
+    pending[resume[0] & ~abi::RegionParked] = 1;
     return true;
   }
-  uint8_t table[TableLanes];
-  if (uniform)
-    shuffleTable(op[0], arg[0], width[0], warpSize, table);
   for (uint32_t first = 0; first < n; first += warpSize) {
     const uint32_t at = resume[first];
     if (at == abi::RegionExited)
       continue;
     const uint32_t warpOp = op[first];
     const uint64_t *lanes = value + first;
-    if (uniform) {
-      for (uint32_t lane = 0; lane < warpSize; ++lane)
-        result[first + lane] = lanes[table[lane]];
-    } else {
+    if (!(alike >> (first / warpSize) & 1) ||
+        !shuffleBlock(warpOp, arg[first], width[first], warpSize, warpSize, lanes,
+                      result + first))
       for (uint32_t lane = 0; lane < warpSize; ++lane)
         result[first + lane] =
             lanes[shuffleSource(warpOp, lane, arg[first + lane], width[first + lane], warpSize)];
-    }
     std::fill(resume + first, resume + first + warpSize, at & ~abi::RegionParked);
     pending[at & ~abi::RegionParked] = 1;
   }

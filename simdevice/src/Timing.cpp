@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 
 namespace musa::sim {
 
@@ -117,35 +116,34 @@ namespace {
 /// every bitmap kept here is all zeros; a few are kept, larger ones first.
 class BitmapPool {
 public:
-  uint64_t *take(uint64_t words) {
+  /// A zeroed bitmap of at least `words` words; `capacity` says how many it has.
+  uint64_t *take(uint64_t words, uint64_t &capacity) {
     {
       std::lock_guard lock(mutex_);
-      for (size_t i = 0; i < free_.size(); ++i)
-        if (free_[i].words >= words) {
-          uint64_t *bits = free_[i].bits;
-          free_.erase(free_.begin() + ptrdiff_t(i));
-          return bits;
+      // Smallest first: the first large enough is the best fit.
+      for (auto it = free_.begin(); it != free_.end(); ++it)
+        if (it->words >= words) {
+          Free found = *it;
+          free_.erase(it);
+          capacity = found.words;
+          return found.bits;
         }
     }
     // Capacity rounded up so that a slowly growing device reuses its bitmaps.
-    uint64_t capacity = std::max<uint64_t>(std::bit_ceil(words), 1024);
-    auto *bits = static_cast<uint64_t *>(std::calloc(capacity, sizeof(uint64_t)));
-    if (bits) {
-      std::lock_guard lock(mutex_);
-      capacities_[bits] = capacity;
-    }
-    return bits;
+    capacity = std::max<uint64_t>(std::bit_ceil(words), 1024);
+    return static_cast<uint64_t *>(std::calloc(capacity, sizeof(uint64_t)));
   }
-  /// Takes back a bitmap whose set words all lie in [lo, hi].
-  __attribute__((no_sanitize("thread"))) void give(uint64_t *bits, uint64_t lo, uint64_t hi) {
-    std::lock_guard lock(mutex_);
-    uint64_t capacity = capacities_[bits];
+  /// Takes back a bitmap of `capacity` words whose set words all lie in [lo, hi].
+  __attribute__((no_sanitize("thread"))) void give(uint64_t *bits, uint64_t capacity,
+                                                   uint64_t lo, uint64_t hi) {
     if (lo <= hi && lo < capacity)
       std::memset(bits + lo, 0, (std::min(hi, capacity - 1) - lo + 1) * sizeof(uint64_t));
-    free_.push_back({bits, capacity});
-    std::sort(free_.begin(), free_.end(), [](const Free &a, const Free &b) { return a.words < b.words; });
-    while (free_.size() > Kept) { // the smallest go first
-      capacities_.erase(free_.front().bits);
+    std::lock_guard lock(mutex_);
+    Free entry{bits, capacity};
+    free_.insert(std::upper_bound(free_.begin(), free_.end(), entry,
+                                  [](const Free &a, const Free &b) { return a.words < b.words; }),
+                 entry);
+    if (free_.size() > Kept) { // the smallest goes
       std::free(free_.front().bits);
       free_.erase(free_.begin());
     }
@@ -158,8 +156,7 @@ private:
     uint64_t words;
   };
   std::mutex mutex_;
-  std::vector<Free> free_;
-  std::unordered_map<uint64_t *, uint64_t> capacities_;
+  std::vector<Free> free_; // by capacity, smallest first
 };
 
 BitmapPool &bitmapPool() {
@@ -176,8 +173,8 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
   // One slot per thread an arena can run (workers plus the thread that entered it).
   workers_.resize(size_t(tbb::info::default_concurrency()) + 1);
   if (words_)
-    for (uint64_t *&b : bits_)
-      b = bitmapPool().take(words_);
+    for (int k = 0; k < 2; ++k)
+      bits_[k] = bitmapPool().take(words_, bitsCapacity_[k]);
   // About 16 sampled blocks per launch, spread over the grid (each runs the fully instrumented
   // variant, several times slower than the light one: with 32, tiled matmul's model cost was
   // 2.4x instead of 1.9x; the validation suite's MAPE is 10.91% with 16 and with 32, the
@@ -190,9 +187,9 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
 KernelCounters::~KernelCounters() {
   uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
-  for (uint64_t *b : bits_)
-    if (b)
-      bitmapPool().give(b, lo, hi);
+  for (int k = 0; k < 2; ++k)
+    if (bits_[k])
+      bitmapPool().give(bits_[k], bitsCapacity_[k], lo, hi);
 }
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {

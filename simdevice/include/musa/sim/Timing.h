@@ -169,6 +169,7 @@ private:
   uint64_t size_;
   uint64_t words_;
   uint64_t *bits_[2] = {nullptr, nullptr};
+  uint64_t bitsCapacity_[2] = {0, 0}; // words each bitmap has (at least words_)
   uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
   std::atomic<bool> published_{false};
