@@ -22,7 +22,7 @@
 // What lives across a park point lives in the thread's frame: values defined before it and
 // used after it are demoted to stack slots, and every stack slot of the kernel becomes a slice
 // of `frames` (structure of arrays: slot i of thread t at frames + offset_i * n + t * size_i,
-// n the block's thread count). Everything else stays in registers, so a region without a
+// n the block's thread count, size_i the slot's natural size). Everything else stays in registers, so a region without a
 // barrier inside is an ordinary loop the host optimiser can vectorise.
 //
 // Barriers at `__syncthreads_count/and/or` park with the predicate and fetch the block's result
@@ -32,6 +32,7 @@
 // grid.sync(), dynamically sized stack allocations.
 #include "musa/jit/DeviceLowering.h"
 
+#include "BlockUniformity.h"
 #include "ThreadLoop.h"
 
 #include "musa/sim/KernelAbi.h"
@@ -47,6 +48,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -255,30 +257,96 @@ Value *rematerialize(Value *V, Instruction *at, DenseMap<Value *, Value *> &copi
   return copy;
 }
 
+/// Keeps a block-uniform value `V` (BlockUniformity) in a stack slot across park points so
+/// that the region loop may read it once for the whole block: stored right after its
+/// definition as any demoted value, but reloaded only at the start of each region (`reloads`,
+/// which emitRegionLoop reads from thread 0 when every thread enters), and those reloads
+/// joined with `V` itself in SSA form for the uses that follow a park point.
+void demoteUniform(Instruction *V, ArrayRef<Use *> uses, const SmallVector<ParkPoint, 8> &cuts,
+                   SmallVectorImpl<LoadInst *> &reloads) {
+  Function &F = *V->getFunction();
+  IRBuilder<> entry(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *slot = entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".uniform");
+  Instruction *after = isa<PHINode>(V) ? &*V->getParent()->getFirstInsertionPt()
+                                       : V->getNextNode();
+  new StoreInst(V, slot, after);
+  SSAUpdater ssa;
+  ssa.Initialize(V->getType(), V->getName());
+  ssa.AddAvailableValue(V->getParent(), V);
+  SmallVector<LoadInst *, 8> mine;
+  for (const ParkPoint &p : cuts) {
+    if (p.after == V->getParent())
+      continue;
+    // The region start holds only the park result's load (see splitRegionStarts): the reload
+    // is the value at its end.
+    auto *reload = new LoadInst(V->getType(), slot, V->getName() + ".reload",
+                                p.after->getTerminator());
+    mine.push_back(reload);
+    ssa.AddAvailableValue(p.after, reload);
+  }
+  for (Use *U : uses)
+    ssa.RewriteUse(*U);
+  for (LoadInst *reload : mine) {
+    if (reload->use_empty())
+      reload->eraseFromParent();
+    else
+      reloads.push_back(reload);
+  }
+}
+
+/// Splits each region start after what cutAtParkPoints put there, so that a region's first
+/// block ends right after the values it loads (demoteUniform's reloads join it).
+void splitRegionStarts(SmallVector<ParkPoint, 8> &cuts) {
+  for (ParkPoint &p : cuts) {
+    Instruction *at = &*p.after->getFirstInsertionPt();
+    if (p.result) {
+      at = p.result->getNextNode();
+      while (isa<CastInst>(at) && at->getOperand(0) == p.result)
+        at = at->getNextNode();
+    }
+    BasicBlock *body =
+        SplitBlock(p.after, at, (DomTreeUpdater *)nullptr, nullptr, nullptr, "region.body");
+    for (ParkPoint &q : cuts) // a point right after this one (in the same block) moved along
+      if (q.before == p.after)
+        q.before = body;
+  }
+}
+
 /// Makes every SSA value that is live across a park point available after it: recomputed
 /// where that is cheap and safe (see rematerializable), else demoted to a stack slot (which
-/// becomes the thread's frame).
-void demoteAcrossParkPoints(Function &F, const SmallVector<ParkPoint, 8> &cuts) {
-  SmallPtrSet<BasicBlock *, 8> starts;
+/// becomes the thread's frame); block-uniform values to slots the region loop may read once
+/// (`uniformReloads`, see demoteUniform).
+void demoteAcrossParkPoints(Function &F, SmallVector<ParkPoint, 8> &cuts,
+                            SmallVectorImpl<LoadInst *> &uniformReloads) {
+  splitRegionStarts(cuts);
+  SmallPtrSet<BasicBlock *, 8> starts, parkBlocks;
   for (const ParkPoint &p : cuts)
-    starts.insert(p.after);
+    starts.insert(p.after), parkBlocks.insert(p.before);
   Argument *ctx = getContextArg(F);
+  BlockUniformity uniformity(F, ctx, parkBlocks);
+  MapVector<Instruction *, SmallVector<Use *, 4>> uniform;
   SmallVector<Instruction *, 32> demote;
   SmallVector<std::pair<Instruction *, Use *>, 32> recompute;
   for (Instruction &I : instructions(F)) {
     if (isa<AllocaInst>(I) || I.getType()->isVoidTy())
       continue;
     bool remat = rematerializable(&I, ctx);
+    bool keepUniform = !remat && uniformity.isUniform(&I);
     for (Use &U : I.uses()) {
       if (!crossesParkPoint(&I, U, starts))
         continue;
-      if (!remat) {
+      if (keepUniform) {
+        uniform[&I].push_back(&U);
+      } else if (!remat) {
         demote.push_back(&I);
         break;
+      } else {
+        recompute.push_back({&I, &U});
       }
-      recompute.push_back({&I, &U});
     }
   }
+  for (auto &[V, uses] : uniform)
+    demoteUniform(V, uses, cuts, uniformReloads);
   for (auto [I, U] : recompute) {
     auto *user = cast<Instruction>(U->getUser());
     Instruction *at = user;
@@ -321,6 +389,7 @@ struct RegionBody {
   SmallVector<AllocaInst *, 16> slots;
   SmallVector<uint64_t, 16> slotOffsets; // per-thread bytes before the slot
   SmallVector<uint64_t, 16> slotSizes;
+  SmallVector<LoadInst *, 8> uniformReloads; // see demoteUniform
   uint64_t frameBytes = 0;
   bool countsInstructions = false; // instrumented: the frame keeps each thread's count
   /// The fully instrumented variant (sampled blocks): each thread counts its basic blocks in
@@ -341,14 +410,22 @@ std::string collectSlots(RegionBody &body) {
     std::optional<TypeSize> size = alloca->getAllocationSize(DL);
     if (!size || size->isScalable())
       return "dynamically sized stack allocation";
-    uint64_t bytes = alignTo(std::max<uint64_t>(size->getFixedValue(), 1), 16);
+    // Natural size and alignment: a thread's slot follows the previous thread's directly, so
+    // a region loop reads and writes a slot with contiguous (vector) accesses. The slice
+    // starts at frames + offset * n: an offset that is a multiple of the alignment keeps it
+    // aligned (frames is 64-byte aligned).
+    uint64_t align = alloca->getAlign().value();
+    if (align > 64) // beyond the frame buffer's own alignment
+      return "a stack allocation aligned to more than 64 bytes";
+    uint64_t bytes = alignTo(std::max<uint64_t>(size->getFixedValue(), 1), align);
+    body.frameBytes = alignTo(body.frameBytes, align);
     body.slots.push_back(alloca);
     body.slotOffsets.push_back(body.frameBytes);
     body.slotSizes.push_back(bytes);
     body.frameBytes += bytes;
   }
   if (body.countsInstructions)
-    body.frameBytes += 8; // the thread's instruction count
+    body.frameBytes = alignTo(body.frameBytes, 8) + 8; // the thread's instruction count
   return {};
 }
 
@@ -468,11 +545,23 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   }
   if (contextEscapes)
     loop.storeTid(b);
+  // A region run for every thread of the block reads a block-uniform value once, before its
+  // loop, from thread 0's slot: the reload's branches then no longer depend on the thread.
+  IRBuilder<> eb(R->getEntryBlock().getTerminator());
   for (size_t i = 0; i < body.slots.size(); ++i) {
-    Value *base = b.CreateInBoundsGEP(
-        b.getInt8Ty(), frames, b.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
+    Value *base = eb.CreateInBoundsGEP(
+        b.getInt8Ty(), frames,
+        eb.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
     Value *slot = b.CreateInBoundsGEP(
         b.getInt8Ty(), base, b.CreateMul(t, b.getInt64(body.slotSizes[i]), "", true, true));
+    for (LoadInst *reload : body.uniformReloads) {
+      if (reload->getPointerOperand() != body.slots[i])
+        continue;
+      Value *first = eb.CreateLoad(reload->getType(), base, reload->getName() + ".first");
+      IRBuilder<> rb(reload->getNextNode());
+      Value *value = rb.CreateSelect(all, first, reload);
+      reload->replaceUsesWithIf(value, [&](Use &U) { return U.getUser() != value; });
+    }
     body.slots[i]->replaceAllUsesWith(slot);
     body.slots[i]->eraseFromParent();
   }
@@ -514,7 +603,8 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
                     b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(j + 1))));
     } else {
       b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
-      b.CreateStore(b.getInt32(1), parkedFlag);
+      b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), parkedFlag,
+                                                               sim::abi::RegionParkedByte));
     }
     b.CreateBr(latch);
     branch->eraseFromParent();
@@ -526,6 +616,8 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   for (ReturnInst *ret : returns) {
     b.SetInsertPoint(ret);
     b.CreateStore(b.getInt32(sim::abi::RegionExited), resumeSlot);
+    b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), parkedFlag,
+                                                             sim::abi::RegionExitedByte));
     b.CreateBr(latch);
     ret->eraseFromParent();
   }
@@ -630,7 +722,7 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::str
   if (why.empty() && writesByValParameter(F))
     why = "a by-value parameter is written";
   if (why.empty()) {
-    demoteAcrossParkPoints(F, body.cuts);
+    demoteAcrossParkPoints(F, body.cuts, body.uniformReloads);
     why = collectSlots(body);
   }
   if (!why.empty()) {

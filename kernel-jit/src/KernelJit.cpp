@@ -74,6 +74,7 @@ void optimize(Module &M, TargetMachine &TM) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(MarkParallelThreadLoopsPass());
     FPM.addPass(SplitThreadGuardsPass());
     // The split loops' fixed guards folded away first: their counters' updates then run on
     // every iteration, which CloseLoopReductionsPass needs to see.

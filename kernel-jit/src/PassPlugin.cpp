@@ -4,7 +4,8 @@
 // Names: musa-retarget (host triple and data layout of the x86-64 System V ABI),
 // musa-add-context, musa-lower-shared, musa-lower-calls, musa-instrument-timing,
 // musa-check-accesses[-shared], musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
-// musa-split-guards (a function pass) is the one the JIT adds to the host optimiser.
+// musa-mark-parallel, musa-split-guards and musa-close-reductions (function passes) are the
+// ones the JIT adds to the host optimiser.
 #include "musa/jit/DeviceLowering.h"
 
 #include "llvm/IR/Module.h"
@@ -68,7 +69,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef name, FunctionPassManager &FPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (name == "musa-split-guards")
+                  if (name == "musa-mark-parallel")
+                    FPM.addPass(musa::jit::MarkParallelThreadLoopsPass());
+                  else if (name == "musa-split-guards")
                     FPM.addPass(musa::jit::SplitThreadGuardsPass());
                   else if (name == "musa-close-reductions")
                     FPM.addPass(musa::jit::CloseLoopReductionsPass());

@@ -17,6 +17,8 @@
 // When k = T it is skipped and its exit's values come from the first loop.
 #include "musa/jit/DeviceLowering.h"
 
+#include "ThreadLoop.h"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -42,17 +44,6 @@ struct Guard {
   ICmpInst::Predicate pred;    // with A on the left
   bool prefix = true;
 };
-
-bool isThreadLoop(const Loop &L) {
-  MDNode *id = L.getLoopID();
-  if (!id)
-    return false;
-  for (const MDOperand &op : drop_begin(id->operands()))
-    if (auto *node = dyn_cast<MDNode>(op.get()))
-      if (auto *name = dyn_cast<MDString>(node->getOperand(0)); name && name->getString() == ThreadLoopMD)
-        return true;
-  return false;
-}
 
 std::optional<Guard> findGuard(Loop &L, ScalarEvolution &SE) {
   for (BasicBlock *BB : L.blocks()) {
@@ -143,7 +134,11 @@ void split(Loop &L, const Guard &g, ScalarEvolution &SE, const SCEV *tripMinusOn
   IRBuilder<> lb(firstLatch);
   Value *next = lb.CreateAdd(count, lb.getInt64(1), "", true, true);
   count->addIncoming(next, firstLatch);
-  lb.CreateCondBr(lb.CreateICmpULT(next, k), firstHeader, mid);
+  // Its loop id: the remaining loop's (set by the caller: no ThreadLoopMD, so neither is
+  // split again), keeping what else the thread loop said of itself (parallel accesses).
+  lb.CreateCondBr(lb.CreateICmpULT(next, k), firstHeader, mid)
+      ->setMetadata(LLVMContext::MD_loop,
+                    makePostTransformationMetadata(C, L.getLoopID(), {}, {}));
 
   // Where the second loop starts: the first loop's values after k iterations (the original
   // start values when k = 0).
@@ -205,7 +200,7 @@ PreservedAnalyses SplitThreadGuardsPass::run(Function &F, FunctionAnalysisManage
     if (!chosen)
       break;
     formLCSSA(*chosen, DT, &LI, &SE);
-    // The remaining loop is not split again (the first loop's latch carries no loop id).
+    // Neither loop is split again: their loop ids lose ThreadLoopMD.
     Instruction *latchBr = chosen->getLoopLatch()->getTerminator();
     latchBr->setMetadata(LLVMContext::MD_loop,
                          makePostTransformationMetadata(F.getContext(), chosen->getLoopID(),

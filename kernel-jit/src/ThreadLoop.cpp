@@ -4,6 +4,8 @@
 #include "musa/jit/DeviceLowering.h"
 #include "musa/sim/KernelAbi.h"
 
+#include "llvm/Analysis/LoopInfo.h"
+
 using namespace llvm;
 
 namespace musa::jit {
@@ -68,6 +70,18 @@ void ThreadLoop::close(IRBuilder<> &b) {
     }
     b.SetInsertPoint(done);
   }
+}
+
+bool isThreadLoop(const Loop &L) {
+  MDNode *id = L.getLoopID();
+  if (!id)
+    return false;
+  for (const MDOperand &op : drop_begin(id->operands()))
+    if (auto *node = dyn_cast<MDNode>(op.get()))
+      if (auto *name = dyn_cast<MDString>(node->getOperand(0));
+          name && name->getString() == ThreadLoopMD)
+        return true;
+  return false;
 }
 
 } // namespace musa::jit

@@ -4,6 +4,10 @@
 
 #include "llvm/IR/IRBuilder.h"
 
+namespace llvm {
+class Loop;
+}
+
 namespace musa::jit {
 
 struct ThreadLoop {
@@ -23,5 +27,9 @@ struct ThreadLoop {
   /// in `exit`.
   void close(llvm::IRBuilder<> &b);
 };
+
+/// Whether `L` is the loop over threads x that ThreadLoop::close made (its loop id carries
+/// ThreadLoopMD).
+bool isThreadLoop(const llvm::Loop &L);
 
 } // namespace musa::jit

@@ -29,7 +29,8 @@ struct RegionState {
   std::vector<uint64_t> block;
   uint32_t *resume = nullptr;
   uint32_t *pending = nullptr;    // regions some thread is ready to enter
-  uint32_t *parkedFlag = nullptr; // some thread parked at a reduction or warp collective
+  uint8_t *events = nullptr; // abi::RegionParkedByte, abi::RegionExitedByte: some thread
+                             // parked at a reduction or warp collective, some thread returned
   uint64_t *value = nullptr, *result = nullptr;
   uint32_t *mask = nullptr, *op = nullptr;
   int32_t *arg = nullptr, *width = nullptr;
@@ -61,7 +62,7 @@ struct RegionState {
     resume = reinterpret_cast<uint32_t *>(base);
     std::fill(resume, resume + abi::regionParkedFlag(n, r) + 1, 0u);
     pending = resume + n;
-    parkedFlag = resume + abi::regionParkedFlag(n, r);
+    events = reinterpret_cast<uint8_t *>(resume + abi::regionParkedFlag(n, r));
     char *records = base + abi::regionRecordsOffset(n, r);
     value = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkValueArray);
     result = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkResultArray);
@@ -159,8 +160,10 @@ bool shuffleBlock(uint32_t op, int32_t argument, int32_t segment, uint32_t warpS
 /// The common case of a pass that parked threads at warp collectives, done straight on the
 /// park records: every live thread waits at a shuffle, each warp whole at one point with the
 /// full mask (warp reductions, butterfly exchanges), no thread at a barrier. Completes them all
-/// and returns true; false (nothing changed) if the block is not in that case.
-bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
+/// and returns true; false (nothing changed) if the block is not in that case. `allAt` says
+/// whether every thread of the block is then ready for one region.
+bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize, bool &allAt) {
+  allAt = false;
   for (uint32_t r = 0; r < s.regions; ++r)
     if (s.pending[r])
       return false; // some thread waits at a plain __syncthreads
@@ -206,6 +209,7 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize) {
   if (blockAlike && shuffleBlock(op[0], arg[0], width[0], warpSize, n, value, result)) {
     std::fill(resume, resume + n, resume[0] & ~abi::RegionParked);
     pending[resume[0] & ~abi::RegionParked] = 1;
+    allAt = true;
     return true;
   }
   for (uint32_t first = 0; first < n; first += warpSize) {
@@ -384,6 +388,10 @@ void runRegionBlock(void *arg) {
   s.start(n, regions, code.pointKinds);
   char *frames = s.frameBuffer(size_t(code.frameBytes) * n);
   bool parkedBefore = false; // threads still parked from an earlier pass
+  // Every thread is known to be ready for whichever single region is pending: all of them ran
+  // the last pass's one region and reached plain barriers, none parked or returned (then one
+  // pending region means they all wait at its barrier), or a shuffle released them all.
+  bool allKnown = true;
   for (;;) {
     // One pass runs the regions that were ready when it began; threads reaching a plain
     // __syncthreads flag the next region for the following pass.
@@ -396,17 +404,21 @@ void runRegionBlock(void *arg) {
         return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
       return; // every thread returned
     }
-    if (s.ready.size() == 1 && everyThreadAt(s, s.ready[0]))
+    const bool all = s.ready.size() == 1 && (allKnown || everyThreadAt(s, s.ready[0]));
+    if (all)
       code.entry(launch.args, &run->loopContext, frames, s.resume,
                  s.ready[0] | abi::RegionAllThreads);
     else
       for (uint32_t r : s.ready)
         code.entry(launch.args, &run->loopContext, frames, s.resume, r);
-    if (!*s.parkedFlag && !parkedBefore)
+    const bool someParked = s.events[abi::RegionParkedByte] != 0;
+    allKnown = all && !someParked && !s.events[abi::RegionExitedByte];
+    s.events[abi::RegionParkedByte] = s.events[abi::RegionExitedByte] = 0;
+    if (!someParked && !parkedBefore)
       continue; // every live thread waits at a plain __syncthreads: already released
-    *s.parkedFlag = 0;
-    if (!parkedBefore && shuffleConvergedWarps(s, warpSize))
+    if (!parkedBefore && shuffleConvergedWarps(s, warpSize, allKnown))
       continue;
+    allKnown = false;
     // Some thread waits at a warp collective or a block reduction, or still waits from an
     // earlier pass: the plain barrier's optimistic release is undone (those threads wait
     // too), then the points are resolved.

@@ -2,7 +2,7 @@
 ; entry to the barrier, and from the barrier around the loop back to it or to the end). The
 ; barrier call is gone from them: a thread reaching it stores its next region and flags it
 ; pending (store i32 1). The loop counter and threadIdx, live across the barrier, live in the
-; frame (16-byte slots); the facts record the frame size and one park point.
+; frame (slots of their natural size); the facts record the frame size and one park point.
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-emit-thunks,musa-form-regions
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

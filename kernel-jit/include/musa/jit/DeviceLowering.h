@@ -110,6 +110,12 @@ struct CheckAccessesPass : llvm::PassInfoMixin<CheckAccessesPass> {
   bool sharedBounds = false; // also shared-memory bounds (MUSA_SIM_MEMCHECK=1)
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+/// Marks the innermost thread loops parallel (llvm.loop.parallel_accesses) where their memory
+/// accesses allow (MarkParallelThreadLoops.cpp); runs in the host optimiser just before
+/// SplitThreadGuardsPass.
+struct MarkParallelThreadLoopsPass : llvm::PassInfoMixin<MarkParallelThreadLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &);
+};
 /// Splits thread loops on a bounds test of the thread's index (SplitThreadGuards.cpp); runs
 /// in the host optimiser just before the vectoriser.
 struct SplitThreadGuardsPass : llvm::PassInfoMixin<SplitThreadGuardsPass> {

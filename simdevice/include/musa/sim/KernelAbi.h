@@ -135,12 +135,15 @@ enum RegionPoint : uint32_t {
   RegionPointWarp = 2,    // a warp collective
 };
 /// The region loop's state block, laid out for `threads` threads and `regions` regions
-/// (32-bit words from `resume`): the threads' entries, one pending flag per region, one flag
-/// set when some thread parked at a reduction or a warp collective; then, 8-byte aligned, the
-/// park records as arrays of `threads` (what a parked thread's point needs and returns).
+/// (32-bit words from `resume`): the threads' entries, one pending flag per region, one word
+/// of event flags (its byte RegionParkedByte set when some thread parked at a reduction or a
+/// warp collective, byte RegionExitedByte when some thread returned); then, 8-byte aligned,
+/// the park records as arrays of `threads` (what a parked thread's point needs and returns).
 inline constexpr uint64_t regionParkedFlag(uint64_t threads, uint64_t regions) {
   return threads + regions;
 }
+inline constexpr unsigned RegionParkedByte = 0;
+inline constexpr unsigned RegionExitedByte = 1;
 inline constexpr uint64_t regionRecordsOffset(uint64_t threads, uint64_t regions) {
   return (4 * (threads + regions + 1) + 7) / 8 * 8; // in bytes
 }

@@ -1,0 +1,38 @@
+// BlockUniformity: which values of a kernel every live thread of a block holds alike when the
+// block's threads meet at a park point (BlockUniformity.cpp).
+#pragma once
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Function.h"
+
+namespace musa::jit {
+
+class BlockUniformity {
+public:
+  /// `ctx`: the kernel's context argument; `parkBlocks`: the blocks that end at a park point.
+  BlockUniformity(llvm::Function &F, llvm::Argument *ctx,
+                  const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &parkBlocks);
+
+  /// Whether `V` is the same in every thread of the block that is still running, wherever
+  /// the threads meet at a park point with none of them gone elsewhere: computed alike by
+  /// every thread (from arguments, constants and block-wide context fields), and reached by
+  /// every thread that reaches a later park point (no branch that depends on the thread
+  /// decides whether or how often it runs, except one that sends some threads to their return
+  /// with no park point on the way).
+  bool isUniform(const llvm::Value *V) const;
+
+private:
+  bool divergent(const llvm::Value *V) const { return divergent_.count(V); }
+  llvm::SmallPtrSet<const llvm::Value *, 32> divergent_;
+  llvm::DenseMap<const llvm::BasicBlock *, unsigned> index_;
+  /// Blocks ending in a branch on a thread-dependent value whose every side may still reach
+  /// a park point.
+  llvm::BitVector badBranch_;
+  /// ancestors_[i]: the blocks from which block i can be reached (block i itself only if it
+  /// lies on a cycle).
+  std::vector<llvm::BitVector> ancestors_;
+};
+
+} // namespace musa::jit
