@@ -5,11 +5,13 @@
 //  - Data: a value is thread-dependent if it reads threadIdx, the lane or the thread's clock,
 //    loads memory (the analysis does not track what memory holds), calls anything but a pure
 //    intrinsic, is a stack slot or an atomic, or is a park point's result; or if an operand is
-//    (phis included). Everything else is computed alike by every thread that computes it.
+//    (phis included), or its block is tainted (below). Everything else is computed alike by
+//    every thread that computes it.
 //  - Control: a value computed alike is held alike only if every thread still running executed
-//    the same instances of its definition. A branch on a thread-dependent value that can reach
-//    the definition breaks that unless one of its sides cannot reach any park point (the
-//    threads taking it return without meeting the others again: `if (i >= n) return;`).
+//    the same instances of its definition. A branch on a thread-dependent value breaks that
+//    for the blocks between it and its immediate post-dominator (a loop's blocks, for a
+//    thread-dependent exit), unless one of its sides cannot reach any park point (the threads
+//    taking it return without meeting the others again: `if (i >= n) return;`).
 //
 // The region loop relies on it only when every thread of the block enters one region (none
 // has returned, none waits elsewhere); see FormBarrierRegions.cpp.
@@ -17,6 +19,7 @@
 
 #include "musa/sim/KernelAbi.h"
 
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -56,20 +59,6 @@ bool threadDependentSource(const Instruction &I, const Argument *ctx) {
 
 BlockUniformity::BlockUniformity(Function &F, Argument *ctx,
                                  const SmallPtrSetImpl<BasicBlock *> &parkBlocks) {
-  // Data: grows to a fixpoint (phis in loops see their back edges' values on a later round).
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Instruction &I : instructions(F)) {
-      if (divergent(&I) || I.getType()->isVoidTy())
-        continue;
-      bool dependent = threadDependentSource(I, ctx);
-      for (const Use &op : I.operands())
-        dependent |= divergent(op.get());
-      if (dependent)
-        changed |= divergent_.insert(&I).second;
-    }
-  }
-  // Control.
   unsigned n = 0;
   for (BasicBlock &BB : F)
     index_[&BB] = n++;
@@ -81,33 +70,62 @@ BlockUniformity::BlockUniformity(Function &F, Argument *ctx,
     for (BasicBlock *pred : predecessors(work.pop_back_val()))
       if (!reachesPark.test(index_[pred]))
         reachesPark.set(index_[pred]), work.push_back(pred);
-  badBranch_.resize(n);
-  for (BasicBlock &BB : F) {
-    Instruction *term = BB.getTerminator();
-    const Value *condition = nullptr;
-    if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional())
-      condition = br->getCondition();
-    else if (auto *sw = dyn_cast<SwitchInst>(term))
-      condition = sw->getCondition();
-    else if (term->getNumSuccessors() > 1)
-      condition = term; // anything else with a choice: assumed to depend on the thread
-    if (!condition || (condition != term && !divergent(condition)))
-      continue;
-    bool everySideMeetsAgain = true;
-    for (BasicBlock *succ : successors(&BB))
-      everySideMeetsAgain &= reachesPark.test(index_[succ]);
-    badBranch_[index_[&BB]] = everySideMeetsAgain;
-  }
-  ancestors_.assign(n, BitVector(n));
-  for (BasicBlock &BB : F) {
-    BitVector &seen = ancestors_[index_[&BB]];
-    SmallVector<BasicBlock *, 32> stack(pred_begin(&BB), pred_end(&BB));
-    while (!stack.empty()) {
-      BasicBlock *X = stack.pop_back_val();
-      if (seen.test(index_[X]))
+  PostDominatorTree PDT(F);
+  tainted_.resize(n);
+  BitVector branches(n); // blocks ending in a branch that taints
+  // Data and control feed each other (a value defined in a tainted block is thread-dependent,
+  // a branch on it taints more blocks): both grow to a fixpoint together.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Instruction &I : instructions(F)) {
+      if (divergent(&I) || I.getType()->isVoidTy())
         continue;
-      seen.set(index_[X]);
-      stack.append(pred_begin(X), pred_end(X));
+      bool dependent = threadDependentSource(I, ctx) || tainted_.test(index_[I.getParent()]);
+      for (const Use &op : I.operands())
+        dependent |= divergent(op.get());
+      // A phi where threads that went different ways meet again: which value a thread gets
+      // depends on its way (an edge from a tainted block or from the branch itself).
+      if (auto *phi = dyn_cast<PHINode>(&I))
+        for (BasicBlock *from : phi->blocks())
+          dependent |= tainted_.test(index_[from]) || branches.test(index_[from]);
+      if (dependent)
+        changed |= divergent_.insert(&I).second;
+    }
+    // A branch on a thread-dependent value decides which blocks a thread runs, and how often,
+    // from the branch up to its immediate post-dominator, where the threads agree again: those
+    // blocks are tainted, unless one side of the branch reaches no park point (the threads
+    // taking it return without meeting the others again).
+    for (BasicBlock &BB : F) {
+      Instruction *term = BB.getTerminator();
+      const Value *condition = nullptr;
+      if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional())
+        condition = br->getCondition();
+      else if (auto *sw = dyn_cast<SwitchInst>(term))
+        condition = sw->getCondition();
+      else if (term->getNumSuccessors() > 1)
+        condition = term; // anything else with a choice: assumed to depend on the thread
+      if (!condition || (condition != term && !divergent(condition)))
+        continue;
+      bool everySideMeetsAgain = true;
+      for (BasicBlock *succ : successors(&BB))
+        everySideMeetsAgain &= reachesPark.test(index_[succ]);
+      if (!everySideMeetsAgain)
+        continue;
+      if (!branches.test(index_[&BB]))
+        branches.set(index_[&BB]), changed = true;
+      DomTreeNode *node = PDT.getNode(&BB);
+      BasicBlock *join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+      SmallVector<BasicBlock *, 32> stack(succ_begin(&BB), succ_end(&BB));
+      BitVector seen(n);
+      while (!stack.empty()) {
+        BasicBlock *X = stack.pop_back_val();
+        if (X == join || seen.test(index_[X]))
+          continue;
+        seen.set(index_[X]);
+        stack.append(succ_begin(X), succ_end(X));
+      }
+      if (seen.test(tainted_)) // some block not tainted yet
+        tainted_ |= seen, changed = true;
     }
   }
 }
@@ -115,10 +133,7 @@ BlockUniformity::BlockUniformity(Function &F, Argument *ctx,
 bool BlockUniformity::isUniform(const Value *V) const {
   if (isa<Constant>(V) || isa<Argument>(V))
     return true;
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || divergent(I))
-    return false;
-  return !ancestors_[index_.lookup(I->getParent())].anyCommon(badBranch_);
+  return isa<Instruction>(V) && !divergent(V); // a tainted block's values are divergent
 }
 
 } // namespace musa::jit

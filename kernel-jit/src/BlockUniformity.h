@@ -27,12 +27,9 @@ private:
   bool divergent(const llvm::Value *V) const { return divergent_.count(V); }
   llvm::SmallPtrSet<const llvm::Value *, 32> divergent_;
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> index_;
-  /// Blocks ending in a branch on a thread-dependent value whose every side may still reach
-  /// a park point.
-  llvm::BitVector badBranch_;
-  /// ancestors_[i]: the blocks from which block i can be reached (block i itself only if it
-  /// lies on a cycle).
-  std::vector<llvm::BitVector> ancestors_;
+  /// Blocks a branch on a thread-dependent value decides for each thread (between the branch
+  /// and its immediate post-dominator), both of whose sides may still meet the others.
+  llvm::BitVector tainted_;
 };
 
 } // namespace musa::jit
