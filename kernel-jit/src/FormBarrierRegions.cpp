@@ -22,8 +22,9 @@
 // What lives across a park point lives in the thread's frame: values defined before it and
 // used after it are demoted to stack slots, and every stack slot of the kernel becomes a slice
 // of `frames` (structure of arrays: slot i of thread t at frames + offset_i * n + t * size_i,
-// n the block's thread count, size_i the slot's natural size). Everything else stays in registers, so a region without a
-// barrier inside is an ordinary loop the host optimiser can vectorise.
+// n the block's thread count, size_i the slot's natural size). Everything else stays in
+// registers, so a region without a barrier inside is an ordinary loop the host optimiser can
+// vectorise.
 //
 // Barriers at `__syncthreads_count/and/or` park with the predicate and fetch the block's result
 // when released; warp collectives park with their operands and fetch their lane's result.
@@ -483,7 +484,10 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   Value *argArray = recordArray(sim::abi::ParkArgArray);
   Value *widthArray = recordArray(sim::abi::ParkWidthArray);
   Value *opArray = recordArray(sim::abi::ParkOpArray);
-  Value *parkedFlag = b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(regions)));
+  Value *events = b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(regions)));
+  auto flag = [&](unsigned eventByte) { // some thread parked, or returned
+    b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), events, eventByte));
+  };
   b.SetInsertPoint(cast<Instruction>(t)->getParent());
   BasicBlock *latch = BasicBlock::Create(C, "next.thread", R);
   BasicBlock *run = BasicBlock::Create(C, "run", R);
@@ -554,10 +558,12 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
         eb.CreateMul(threads, b.getInt64(body.slotOffsets[i]), "", true, true));
     Value *slot = b.CreateInBoundsGEP(
         b.getInt8Ty(), base, b.CreateMul(t, b.getInt64(body.slotSizes[i]), "", true, true));
+    Value *first = nullptr; // thread 0's value, loaded once if some region reloads the slot
     for (LoadInst *reload : body.uniformReloads) {
       if (reload->getPointerOperand() != body.slots[i])
         continue;
-      Value *first = eb.CreateLoad(reload->getType(), base, reload->getName() + ".first");
+      if (!first)
+        first = eb.CreateLoad(reload->getType(), base, reload->getName() + ".first");
       IRBuilder<> rb(reload->getNextNode());
       Value *value = rb.CreateSelect(all, first, reload);
       reload->replaceUsesWithIf(value, [&](Use &U) { return U.getUser() != value; });
@@ -603,8 +609,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
                     b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(j + 1))));
     } else {
       b.CreateStore(b.getInt32(uint32_t(j + 1) | sim::abi::RegionParked), resumeSlot);
-      b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), parkedFlag,
-                                                               sim::abi::RegionParkedByte));
+      flag(sim::abi::RegionParkedByte);
     }
     b.CreateBr(latch);
     branch->eraseFromParent();
@@ -616,8 +621,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   for (ReturnInst *ret : returns) {
     b.SetInsertPoint(ret);
     b.CreateStore(b.getInt32(sim::abi::RegionExited), resumeSlot);
-    b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), parkedFlag,
-                                                             sim::abi::RegionExitedByte));
+    flag(sim::abi::RegionExitedByte);
     b.CreateBr(latch);
     ret->eraseFromParent();
   }

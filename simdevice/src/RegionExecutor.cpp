@@ -60,9 +60,9 @@ struct RegionState {
     block.resize((abi::regionStateBytes(n, r) + 7) / 8);
     char *base = reinterpret_cast<char *>(block.data());
     resume = reinterpret_cast<uint32_t *>(base);
-    std::fill(resume, resume + abi::regionParkedFlag(n, r) + 1, 0u);
+    std::fill(resume, resume + abi::regionEventWord(n, r) + 1, 0u);
     pending = resume + n;
-    events = reinterpret_cast<uint8_t *>(resume + abi::regionParkedFlag(n, r));
+    events = reinterpret_cast<uint8_t *>(resume + abi::regionEventWord(n, r));
     char *records = base + abi::regionRecordsOffset(n, r);
     value = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkValueArray);
     result = reinterpret_cast<uint64_t *>(records + size_t(n) * abi::ParkResultArray);

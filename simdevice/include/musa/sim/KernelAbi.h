@@ -139,7 +139,7 @@ enum RegionPoint : uint32_t {
 /// of event flags (its byte RegionParkedByte set when some thread parked at a reduction or a
 /// warp collective, byte RegionExitedByte when some thread returned); then, 8-byte aligned,
 /// the park records as arrays of `threads` (what a parked thread's point needs and returns).
-inline constexpr uint64_t regionParkedFlag(uint64_t threads, uint64_t regions) {
+inline constexpr uint64_t regionEventWord(uint64_t threads, uint64_t regions) {
   return threads + regions;
 }
 inline constexpr unsigned RegionParkedByte = 0;
