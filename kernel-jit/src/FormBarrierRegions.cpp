@@ -37,11 +37,13 @@
 #include "ThreadLoop.h"
 
 #include "musa/sim/KernelAbi.h"
+#include "musa/sim/WarpCollective.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -106,6 +108,8 @@ struct ParkPoint {
   CallInst *park = nullptr;     // reduction, collective: the builtin call, whose operands the
                                 // region loop stores in the thread's park record
   CallInst *result = nullptr;   // at the start of `after`: stands for the record's result
+  /// A shuffle whose mask, lane argument and width are block-uniform (see shuffleChains).
+  bool uniformShuffle = false;
 };
 
 /// Why `F` (a clone of the kernel) cannot become regions, after inlining everything that
@@ -325,6 +329,16 @@ void demoteAcrossParkPoints(Function &F, SmallVector<ParkPoint, 8> &cuts,
     starts.insert(p.after), parkBlocks.insert(p.before);
   Argument *ctx = getContextArg(F);
   BlockUniformity uniformity(F, ctx, parkBlocks);
+  for (ParkPoint &p : cuts) {
+    if (p.kind != sim::abi::RegionPointWarp)
+      continue;
+    auto *op = dyn_cast<ConstantInt>(p.park->getArgOperand(0));
+    p.uniformShuffle = op && op->getZExtValue() >= sim::WarpShflIdx &&
+                       op->getZExtValue() <= sim::WarpShflXor &&
+                       uniformity.isUniform(p.park->getArgOperand(1)) && // mask
+                       uniformity.isUniform(p.park->getArgOperand(3)) && // lane, delta, xor
+                       uniformity.isUniform(p.park->getArgOperand(4));   // width
+  }
   MapVector<Instruction *, SmallVector<Use *, 4>> uniform;
   SmallVector<Instruction *, 32> demote;
   SmallVector<std::pair<Instruction *, Use *>, 32> recompute;
@@ -359,6 +373,38 @@ void demoteAcrossParkPoints(Function &F, SmallVector<ParkPoint, 8> &cuts,
   // A demoted PHI stays a PHI whose value is stored right after it; every use reloads.
   for (Instruction *I : demote)
     DemoteRegToStack(*I, false, F.getEntryBlock().getFirstInsertionPt());
+}
+
+/// For each region, the region that may follow it in the same call when it ran for every
+/// thread (abi::RegionShuffleFn), or 0 for none: the one after park point j when j is the only
+/// park point the region can reach and a uniform shuffle. No thread returned then means that
+/// every thread waits at j, with the same operands.
+SmallVector<unsigned, 8> shuffleChains(Function &F, ArrayRef<ParkPoint> cuts) {
+  DenseMap<BasicBlock *, unsigned> pointAt;
+  for (unsigned j = 0; j < cuts.size(); ++j)
+    pointAt[cuts[j].before] = j;
+  SmallVector<unsigned, 8> chains(cuts.size() + 1, 0);
+  for (unsigned r = 0; r <= cuts.size(); ++r) {
+    SmallPtrSet<BasicBlock *, 32> seen;
+    SmallVector<BasicBlock *, 32> work{r == 0 ? &F.getEntryBlock() : cuts[r - 1].after};
+    std::optional<unsigned> only;
+    bool several = false;
+    while (!work.empty() && !several) {
+      BasicBlock *BB = work.pop_back_val();
+      if (!seen.insert(BB).second)
+        continue;
+      if (auto it = pointAt.find(BB); it != pointAt.end()) {
+        several = only && *only != it->second;
+        only = it->second;
+        continue; // the point ends the region
+      }
+      for (BasicBlock *next : successors(BB))
+        work.push_back(next);
+    }
+    if (!several && only && cuts[*only].uniformShuffle)
+      chains[r] = *only + 1;
+  }
+  return chains;
 }
 
 /// By-value parameters become pointers to the launch's single copy, shared by all threads:
@@ -428,6 +474,52 @@ std::string collectSlots(RegionBody &body) {
   if (body.countsInstructions)
     body.frameBytes = alignTo(body.frameBytes, 8) + 8; // the thread's instruction count
   return {};
+}
+
+/// Gives each frame slot its own alias scope: slot i of every thread lies in its own slice of
+/// the frames, so an access through one slot never touches another, but the optimiser cannot
+/// see that from the addresses (the slices start at multiples of the block's thread count).
+/// With the scopes it forwards a value stored to one slot to its reload across stores to
+/// others. Accesses whose pointer passes through anything but address arithmetic are left
+/// without scopes (they may alias anything, as before).
+void scopeFrameSlots(ArrayRef<AllocaInst *> slots) {
+  constexpr size_t MaxScopedSlots = 64; // each access lists every other slot
+  if (slots.size() < 2 || slots.size() > MaxScopedSlots)
+    return;
+  LLVMContext &C = slots.front()->getContext();
+  MDBuilder mdb(C);
+  MDNode *domain = mdb.createAnonymousAliasScopeDomain("musa.frame");
+  SmallVector<Metadata *, 16> scopes;
+  for (size_t i = 0; i < slots.size(); ++i)
+    scopes.push_back(mdb.createAnonymousAliasScope(domain, ("slot" + Twine(i)).str()));
+  for (size_t i = 0; i < slots.size(); ++i) {
+    MDNode *own = MDNode::get(C, {scopes[i]});
+    SmallVector<Metadata *, 16> rest(scopes.begin(), scopes.end());
+    rest.erase(rest.begin() + i);
+    MDNode *others = MDNode::get(C, rest);
+    SmallVector<Value *, 8> work{slots[i]};
+    SmallPtrSet<Value *, 16> seen;
+    while (!work.empty()) {
+      Value *pointer = work.pop_back_val();
+      if (!seen.insert(pointer).second)
+        continue;
+      for (User *user : pointer->users()) {
+        auto *I = dyn_cast<Instruction>(user);
+        if (isa<GetElementPtrInst>(user) || isa<BitCastInst>(user)) {
+          work.push_back(user);
+          continue;
+        }
+        bool access = (isa<LoadInst>(user) && getLoadStorePointerOperand(I) == pointer) ||
+                      (isa<StoreInst>(user) && getLoadStorePointerOperand(I) == pointer);
+        if (!access)
+          continue;
+        I->setMetadata(LLVMContext::MD_alias_scope,
+                       MDNode::concatenate(I->getMetadata(LLVMContext::MD_alias_scope), own));
+        I->setMetadata(LLVMContext::MD_noalias,
+                       MDNode::concatenate(I->getMetadata(LLVMContext::MD_noalias), others));
+      }
+    }
+  }
 }
 
 /// Builds __musa_regions_K around the prepared body (see the file comment).
@@ -552,6 +644,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   // A region run for every thread of the block reads a block-uniform value once, before its
   // loop, from thread 0's slot: the reload's branches then no longer depend on the thread.
   IRBuilder<> eb(R->getEntryBlock().getTerminator());
+  scopeFrameSlots(body.slots);
   for (size_t i = 0; i < body.slots.size(); ++i) {
     Value *base = eb.CreateInBoundsGEP(
         b.getInt8Ty(), frames,
@@ -652,15 +745,26 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
 
 /// __musa_regions_K(args, ctx, frames, resume, region): one specialised loop per region (the
 /// optimiser drops the code each cannot reach), selected by a switch; and one more per region
-/// for calls that carry abi::RegionAllThreads (no resume test: the loop may vectorise).
-void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsigned regions) {
+/// for calls that carry abi::RegionAllThreads (no resume test: the loop may vectorise). After
+/// such a call, a region with a chain (shuffleChains) asks abi::RegionShuffleFn to complete
+/// the shuffle it ended at and then runs the next region for every thread in the same call.
+void emitRegionEntry(Module &M, const std::string &symbol, Function &body,
+                     ArrayRef<unsigned> chains) {
   LLVMContext &C = M.getContext();
+  const unsigned regions = chains.size();
   Function *entry = Function::Create(body.getFunctionType(), GlobalValue::ExternalLinkage,
                                      RegionsPrefix + symbol, M);
   entry->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> b(BasicBlock::Create(C, "entry", entry));
   BasicBlock *done = BasicBlock::Create(C, "done", entry);
   SwitchInst *dispatch = b.CreateSwitch(entry->getArg(4), done, 2 * regions);
+  SmallVector<BasicBlock *, 16> calls;
+  for (unsigned variant = 0; variant < 2 * regions; ++variant)
+    calls.push_back(BasicBlock::Create(C, "region" + Twine(variant), entry, done));
+  Type *i32 = b.getInt32Ty();
+  FunctionCallee shuffle = M.getOrInsertFunction(
+      sim::abi::RegionShuffleFn,
+      FunctionType::get(i32, {b.getPtrTy(), b.getPtrTy(), i32}, false));
   for (unsigned variant = 0; variant < 2 * regions; ++variant) {
     unsigned r = variant % regions;
     uint32_t value = variant < regions ? r : r | sim::abi::RegionAllThreads;
@@ -668,12 +772,18 @@ void emitRegionEntry(Module &M, const std::string &symbol, Function &body, unsig
     map[body.getArg(4)] = b.getInt32(value);
     Function *specialised = CloneFunction(&body, map);
     specialised->setName(body.getName() + (variant < regions ? "." : ".all.") + Twine(r));
-    BasicBlock *call = BasicBlock::Create(C, "region" + Twine(variant), entry, done);
-    dispatch->addCase(b.getInt32(value), call);
-    IRBuilder<> cb(call);
+    dispatch->addCase(b.getInt32(value), calls[variant]);
+    IRBuilder<> cb(calls[variant]);
     cb.CreateCall(specialised, {entry->getArg(0), entry->getArg(1), entry->getArg(2),
                                 entry->getArg(3)});
-    cb.CreateBr(done);
+    if (variant < regions || !chains[r]) {
+      cb.CreateBr(done);
+      continue;
+    }
+    Value *completed = cb.CreateCall(
+        shuffle, {entry->getArg(1), entry->getArg(3), cb.getInt32(regions)});
+    cb.CreateCondBr(cb.CreateICmpNE(completed, cb.getInt32(0)), calls[regions + chains[r]],
+                    done);
   }
   b.SetInsertPoint(done);
   b.CreateRetVoid();
@@ -733,9 +843,10 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::str
     F.eraseFromParent();
     return why;
   }
+  SmallVector<unsigned, 8> chains = shuffleChains(F, body.cuts);
   Function *R = emitRegionLoop(M, K, body);
   F.eraseFromParent();
-  emitRegionEntry(M, body.symbol, *R, unsigned(body.cuts.size() + 1));
+  emitRegionEntry(M, body.symbol, *R, chains);
   R->eraseFromParent();
   emitRegionFacts(M, body);
   return {};

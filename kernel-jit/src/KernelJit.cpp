@@ -154,6 +154,7 @@ const Builtin Builtins[] = {
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},
     {sim::abi::GlobalTimerFn, reinterpret_cast<void *>(&__musa_sim_globaltimer)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
+    {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
 };
 
 bool isBuiltin(StringRef name) {

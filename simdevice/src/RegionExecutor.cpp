@@ -451,6 +451,35 @@ void runRegionBlock(void *arg) {
   }
 }
 
+namespace {
+
+/// abi::RegionShuffleFn. The entry calls it after a region run for every thread, when that
+/// region can reach no park point but one shuffle whose operands other than the value are
+/// block-uniform: then no returned thread means every thread waits there with thread 0's
+/// operation, mask, argument and width, and the block in whole warps with the full mask is
+/// the executor's commonest case (shuffleConvergedWarps), done here without its checks.
+uint32_t completeUniformShuffle(ThreadContext *ctx, uint32_t *resume, uint32_t regions) {
+  const uint32_t n = ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2], warpSize = ctx->warpSize;
+  auto *events = reinterpret_cast<uint8_t *>(resume + abi::regionEventWord(n, regions));
+  if (events[abi::RegionExitedByte] || n % warpSize)
+    return 0;
+  char *records = reinterpret_cast<char *>(resume) + abi::regionRecordsOffset(n, regions);
+  auto array = [&](unsigned which) { return records + size_t(n) * which; };
+  const uint32_t op = *reinterpret_cast<uint32_t *>(array(abi::ParkOpArray));
+  const uint32_t mask = *reinterpret_cast<uint32_t *>(array(abi::ParkMaskArray));
+  if (mask != ~0u || op < WarpShflIdx || op > WarpShflXor ||
+      !shuffleBlock(op, *reinterpret_cast<int32_t *>(array(abi::ParkArgArray)),
+                    *reinterpret_cast<int32_t *>(array(abi::ParkWidthArray)), warpSize, n,
+                    reinterpret_cast<const uint64_t *>(array(abi::ParkValueArray)),
+                    reinterpret_cast<uint64_t *>(array(abi::ParkResultArray))))
+    return 0;
+  // The next region's run for every thread rewrites each resume entry and the flags.
+  events[abi::RegionParkedByte] = 0;
+  return 1;
+}
+
+} // namespace
+
 uint32_t regionActiveMask(ThreadContext *ctx) {
   uint32_t t = 0;
   RegionState &s = stateOf(ctx, t);
@@ -462,3 +491,8 @@ uint32_t regionActiveMask(ThreadContext *ctx) {
 }
 
 } // namespace musa::sim
+
+extern "C" uint32_t __musa_sim_region_shuffle(musa::sim::ThreadContext *ctx, uint32_t *resume,
+                                              uint32_t regions) {
+  return musa::sim::completeUniformShuffle(ctx, resume, regions);
+}

@@ -128,6 +128,12 @@ inline constexpr uint32_t RegionExited = 0x7fffffffu;
 /// (none has returned, none waits elsewhere), so the loop runs them all without reading their
 /// resume entries: a straight loop the host optimiser can vectorise.
 inline constexpr uint32_t RegionAllThreads = 0x40000000u;
+/// Called by a region loop's entry after it ran a region for every thread, when the only park
+/// point that region can reach is a shuffle whose mask, lane argument and width are
+/// block-uniform (FormBarrierRegions): completes the shuffle if every thread parked at it as
+/// one whole-warp shuffle, and returns non-zero; the entry then runs the next region for every
+/// thread at once instead of returning to the executor. Returns 0 (nothing changed) otherwise.
+inline constexpr const char *RegionShuffleFn = "__musa_sim_region_shuffle";
 /// What a region loop's park point j (entry j of the kernel's region facts) waits at.
 enum RegionPoint : uint32_t {
   RegionPointBarrier = 0, // __syncthreads
@@ -214,6 +220,9 @@ void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 /// did not hand out ends the kernel with a fault.
 void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);
 void __musa_sim_free(void *p, musa::sim::ThreadContext *ctx);
+/// See abi::RegionShuffleFn: `resume` is the region loop's state block, `regions` its count.
+uint32_t __musa_sim_region_shuffle(musa::sim::ThreadContext *ctx, uint32_t *resume,
+                                   uint32_t regions);
 /// Timing model: one memory access (see abi::MemAccessFn).
 void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
                     musa::sim::ThreadContext *ctx);
