@@ -26,6 +26,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <array>
@@ -292,13 +293,60 @@ Value *genericPointer(IRBuilder<> &b, Value *ptr) {
                                                        : ptr;
 }
 
-/// The full variant: a call to the runtime before every access (sampled blocks).
-void emitHook(Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
+/// The full variant: a call to the runtime (sampled blocks) for access `I`, at `b`.
+void emitHook(IRBuilder<> &b, Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
               FunctionCallee hook) {
-  IRBuilder<> b(I);
   uint32_t unused = 0;
   Value *ptr = genericPointer(b, accessPointer(*I, unused, I->getModule()->getDataLayout()));
   b.CreateCall(hook, {ptr, b.getInt32(info), b.getInt32(site), ctx});
+}
+
+/// Field `index` of ctx->siteAccum[site] (SiteAccum: global executions, shared executions,
+/// lowest and highest global address).
+Value *siteAccumField(IRBuilder<> &b, Argument *ctx, uint32_t site, unsigned index) {
+  Type *i64 = b.getInt64Ty();
+  Value *field = b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, sim::abi::SiteAccumOffset);
+  Value *accum = b.CreateConstInBoundsGEP1_32(StructType::get(i64, i64, i64, i64),
+                                              b.CreateLoad(b.getPtrTy(), field), site);
+  return b.CreateConstInBoundsGEP1_32(i64, accum, index);
+}
+
+/// An access of the full variant to shared memory (statically so) and its site.
+struct SharedHook {
+  Instruction *access;
+  uint32_t info, site;
+};
+
+/// The full variant's hooks at shared-memory accesses: the runtime records the addresses of
+/// a site's first abi::SampledInstances executions by a thread and only counts the others,
+/// so each such access calls it only while its counter in the function's frame (one per
+/// site, per call) is below that, and otherwise adds the execution to ctx->siteAccum as the
+/// light variant does. In a tiled kernel nearly every access is one of these.
+void emitSharedHooks(Function &G, ArrayRef<SharedHook> hooks, Argument *ctx, FunctionCallee hook,
+                     const CounterScope &scope) {
+  if (hooks.empty())
+    return;
+  IRBuilder<> entry(&*G.getEntryBlock().getFirstInsertionPt());
+  auto *type = ArrayType::get(entry.getInt8Ty(), hooks.size());
+  AllocaInst *seen = entry.CreateAlloca(type, nullptr, "musa.sampled");
+  entry.CreateMemSet(seen, entry.getInt8(0), hooks.size(), MaybeAlign(1));
+  for (size_t j = 0; j < hooks.size(); ++j) {
+    const SharedHook &h = hooks[j];
+    IRBuilder<> b(h.access);
+    Value *slot = b.CreateConstInBoundsGEP2_32(type, seen, 0, unsigned(j));
+    Value *count = b.CreateLoad(b.getInt8Ty(), slot);
+    Instruction *sample = nullptr, *counted = nullptr;
+    SplitBlockAndInsertIfThenElse(
+        b.CreateICmpULT(count, b.getInt8(sim::abi::SampledInstances)), h.access, &sample,
+        &counted);
+    IRBuilder<> sb(sample);
+    sb.CreateStore(sb.CreateAdd(count, sb.getInt8(1)), slot);
+    emitHook(sb, h.access, h.info, h.site, ctx, hook);
+    IRBuilder<> cb(counted);
+    Value *shared = siteAccumField(cb, ctx, h.site, 1);
+    Value *old = scope.mark(cb.CreateLoad(cb.getInt64Ty(), shared), CounterScope::Sites);
+    scope.mark(cb.CreateStore(cb.CreateAdd(old, cb.getInt64(1)), shared), CounterScope::Sites);
+  }
 }
 
 } // namespace
@@ -342,11 +390,8 @@ void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
   bool globalOnly = !sharedOnly && isGlobalPointer(ptr, ctx, kernel);
   Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
   auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
-  Value *accum = b.CreateConstInBoundsGEP1_32(
-      StructType::get(i64, i64, i64, i64),
-      b.CreateLoad(b.getPtrTy(), field(sim::abi::SiteAccumOffset)), site);
   auto update = [&](unsigned index, auto compute) {
-    Value *slot = b.CreateConstInBoundsGEP1_32(i64, accum, index);
+    Value *slot = siteAccumField(b, ctx, site, index);
     Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Sites);
     scope.mark(b.CreateStore(compute(old), slot), CounterScope::Sites);
   };
@@ -467,6 +512,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
     Argument *ctx = getContextArg(*F), *fullCtx = getContextArg(*G);
     bool kernel = is_contained(kernels, F);
     uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
+    SmallVector<SharedHook, 16> sharedHooks; // split out once the blocks are numbered
     for (auto [BB, fullBB] : zip(*F, *G)) {
       BlockPlan plan = planBlock(BB), fullPlan = planBlock(fullBB);
       plan.countsIssued = fullPlan.countsIssued = countsIssued;
@@ -477,7 +523,14 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
       emitBlockCounts(fb, fullCtx, fullPlan, blockId, scope);
       for (auto [access, fullAccess] : zip(plan.accesses, fullPlan.accesses)) {
         emitLightAccess(access.first, access.second, sites, ctx, kernel, scope);
-        emitHook(fullAccess.first, fullAccess.second, sites, fullCtx, hook);
+        uint32_t unused = 0;
+        Instruction *I = fullAccess.first;
+        if (isSharedPointer(accessPointer(*I, unused, M.getDataLayout()), fullCtx)) {
+          sharedHooks.push_back({I, fullAccess.second, sites});
+        } else {
+          IRBuilder<> hb(I);
+          emitHook(hb, I, fullAccess.second, sites, fullCtx, hook);
+        }
         siteInfo.push_back(ConstantInt::get(i32, access.second));
         ++sites;
       }
@@ -486,6 +539,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
         row.push_back(ConstantInt::get(i32, n));
       rows.push_back(ConstantArray::get(rowType, row));
     }
+    emitSharedHooks(*G, sharedHooks, fullCtx, hook, scope);
     markNoAlias(*F, scope);
     recordCounterRange(*F, firstBlock, uint32_t(rows.size()), firstSite, sites);
   }

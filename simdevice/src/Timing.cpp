@@ -374,10 +374,37 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
 }
 
 namespace {
+/// Sorts one warp's addresses, which lanes usually give in order already.
+void sortLanes(std::vector<uint64_t> &values) {
+  if (!std::is_sorted(values.begin(), values.end()))
+    std::sort(values.begin(), values.end());
+}
+
 /// Distinct 32-byte sectors touched by one warp access.
 uint64_t warpSectors(std::vector<uint64_t> &scratch) {
-  std::sort(scratch.begin(), scratch.end());
+  sortLanes(scratch);
   return uint64_t(std::unique(scratch.begin(), scratch.end()) - scratch.begin());
+}
+
+/// The number of distinct values in `values` (which it may reorder): a bitmap over their
+/// range where that is at most 64 times their count, as a block's sector trace mostly is
+/// (tiles, rows, columns), else sorted.
+uint64_t distinctValues(std::vector<uint64_t> &values) {
+  if (values.empty())
+    return 0;
+  auto [low, high] = std::minmax_element(values.begin(), values.end());
+  uint64_t first = *low, span = *high - *low + 1;
+  if (span / 64 > values.size()) {
+    std::sort(values.begin(), values.end());
+    return uint64_t(std::unique(values.begin(), values.end()) - values.begin());
+  }
+  std::vector<uint64_t> bits((span + 63) / 64, 0);
+  for (uint64_t v : values)
+    bits[(v - first) / 64] |= uint64_t(1) << ((v - first) % 64);
+  uint64_t n = 0;
+  for (uint64_t w : bits)
+    n += uint64_t(__builtin_popcountll(w));
+  return n;
 }
 
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
@@ -393,7 +420,7 @@ uint64_t warpLines(const std::vector<uint64_t> &sectors) {
 /// Shared-memory wavefronts of one warp access: the most distinct 4-byte words any one of
 /// the 32 banks must serve (lanes reading the same word share it).
 uint64_t warpWavefronts(std::vector<uint64_t> &words) {
-  std::sort(words.begin(), words.end());
+  sortLanes(words);
   words.erase(std::unique(words.begin(), words.end()), words.end());
   unsigned perBank[32] = {};
   unsigned most = 0;
@@ -487,10 +514,7 @@ void BlockCounters::measureReuse() {
   if (sectorTrace.empty() || accesses == 0)
     return;
   size_t traced = sectorTrace.size();
-  std::sort(sectorTrace.begin(), sectorTrace.end());
-  uint64_t unique =
-      uint64_t(std::unique(sectorTrace.begin(), sectorTrace.end()) - sectorTrace.begin());
-  uniqueSectors = unique;
+  uniqueSectors = distinctValues(sectorTrace);
   sectorAccesses = uint64_t(coalesced * double(traced) / accesses + 0.5);
 }
 

@@ -165,8 +165,13 @@ inline constexpr uint64_t regionStateBytes(uint64_t threads, uint64_t regions) {
   return regionRecordsOffset(threads, regions) + ParkRecordBytes * threads;
 }
 /// Called by instrumented kernels for every load, store and atomic that is not to the
-/// thread's own stack: (address, info, site, ctx).
+/// thread's own stack: (address, info, site, ctx). Of an access statically to shared memory
+/// only the first SampledInstances executions of each site by a thread (per call of the
+/// function holding it) call it; later ones only count the execution in ctx->siteAccum, as
+/// the light variant does, which is all the call would do with them.
 inline constexpr const char *MemAccessFn = "__musa_sim_mem";
+/// The executions of one access site by one thread whose addresses sampled blocks record.
+inline constexpr unsigned SampledInstances = 2;
 } // namespace abi
 
 static_assert(offsetof(ThreadContext, tid) == 0);

@@ -198,7 +198,7 @@ struct BlockCounters {
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
   uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
-  static constexpr unsigned Samples = 2;
+  static constexpr unsigned Samples = abi::SampledInstances;
   static constexpr size_t TraceLimit = 1 << 17;
   /// Where thread `t`'s basic-block counts go.
   uint32_t *blockCountsFor(size_t t) {
