@@ -262,15 +262,18 @@ struct CounterScope {
   }
 };
 
-/// Adds the block's counts to ctx->counters[class], ctx->issued and ctx->blockCounts[id].
+/// Adds one execution of the block to ctx->blockCounts[id] (u64 in the light variant, u32 in
+/// the full one), its instructions to ctx->issued, and in the full variant its counts per
+/// class to ctx->counters[class] (the light variant's are the runtime's product of the
+/// block's executions and its row of the table: one counter per block, not one per class).
 void emitBlockCounts(IRBuilder<> &b, Argument *ctx, const BlockPlan &plan, uint32_t blockId,
-                     const CounterScope &scope) {
+                     const CounterScope &scope, bool light) {
   if (plan.total == 0)
     return;
   Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
   auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
-  Value *counters = b.CreateLoad(b.getPtrTy(), field(sim::abi::CountersOffset));
-  for (unsigned k = 0; k < sim::abi::ClassCount; ++k) {
+  Value *counters = light ? nullptr : b.CreateLoad(b.getPtrTy(), field(sim::abi::CountersOffset));
+  for (unsigned k = 0; k < sim::abi::ClassCount && !light; ++k) {
     if (!plan.counts[k])
       continue;
     Value *slot = b.CreateConstInBoundsGEP1_32(i64, counters, k);
@@ -283,9 +286,11 @@ void emitBlockCounts(IRBuilder<> &b, Argument *ctx, const BlockPlan &plan, uint3
     b.CreateStore(b.CreateAdd(b.CreateLoad(i64, issued), b.getInt64(plan.total)), issued);
   }
   Value *blockCounts = b.CreateLoad(b.getPtrTy(), field(sim::abi::BlockCountsOffset));
-  Value *slot = b.CreateConstInBoundsGEP1_32(i32, blockCounts, blockId);
-  Value *old = scope.mark(b.CreateLoad(i32, slot), CounterScope::Blocks);
-  scope.mark(b.CreateStore(b.CreateAdd(old, b.getInt32(1)), slot), CounterScope::Blocks);
+  Type *count = light ? i64 : i32;
+  Value *slot = b.CreateConstInBoundsGEP1_32(count, blockCounts, blockId);
+  Value *old = scope.mark(b.CreateLoad(count, slot), CounterScope::Blocks);
+  scope.mark(b.CreateStore(b.CreateAdd(old, ConstantInt::get(count, 1)), slot),
+             CounterScope::Blocks);
 }
 
 Value *genericPointer(IRBuilder<> &b, Value *ptr) {
@@ -380,7 +385,9 @@ bool isGlobalPointer(Value *ptr, Argument *ctx, bool kernel) {
 
 /// The light variant: the site's executions by space and the lowest and highest global
 /// address, kept in ctx->siteAccum[site] (no call; reductions the optimiser can vectorise).
-void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx, bool kernel,
+/// An access statically to shared memory adds nothing: its executions are its basic block's
+/// (TimingSiteBlocksSymbol); returns true for it.
+bool emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx, bool kernel,
                      const CounterScope &scope) {
   IRBuilder<> b(I);
   Type *i64 = b.getInt64Ty();
@@ -395,10 +402,8 @@ void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
     Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Sites);
     scope.mark(b.CreateStore(compute(old), slot), CounterScope::Sites);
   };
-  if (sharedOnly) {
-    update(1, [&](Value *old) { return b.CreateAdd(old, b.getInt64(1)); });
-    return;
-  }
+  if (sharedOnly)
+    return true;
   Value *inShared = b.getFalse();
   if (!globalOnly) {
     Value *base = b.CreatePtrToInt(b.CreateLoad(b.getPtrTy(), field(sim::abi::SharedOffset)), i64);
@@ -419,6 +424,7 @@ void emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
     return b.CreateBinaryIntrinsic(Intrinsic::umax, old,
                                    b.CreateSelect(isGlobal, end, b.getInt64(0)));
   });
+  return false;
 }
 
 /// Tags the kernel's own memory accesses as not touching the counters. Calls to device
@@ -502,7 +508,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
       FunctionType::get(Type::getVoidTy(C), {ptrTy, i32, i32, ptrTy}, false));
   CounterScope scope(C);
   uint32_t sites = 0;
-  SmallVector<Constant *, 64> rows, siteInfo;
+  SmallVector<Constant *, 64> rows, siteInfo, siteBlocks;
   auto *rowType = ArrayType::get(i32, sim::abi::ClassCount);
   // Both variants number the same blocks and sites alike: the light variant's counts and the
   // sampled blocks' add up in the same tables.
@@ -518,11 +524,12 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
       plan.countsIssued = fullPlan.countsIssued = countsIssued;
       uint32_t blockId = uint32_t(rows.size());
       IRBuilder<> b(&*BB.getFirstInsertionPt());
-      emitBlockCounts(b, ctx, plan, blockId, scope);
+      emitBlockCounts(b, ctx, plan, blockId, scope, true);
       IRBuilder<> fb(&*fullBB.getFirstInsertionPt());
-      emitBlockCounts(fb, fullCtx, fullPlan, blockId, scope);
+      emitBlockCounts(fb, fullCtx, fullPlan, blockId, scope, false);
       for (auto [access, fullAccess] : zip(plan.accesses, fullPlan.accesses)) {
-        emitLightAccess(access.first, access.second, sites, ctx, kernel, scope);
+        bool byBlock = emitLightAccess(access.first, access.second, sites, ctx, kernel, scope);
+        siteBlocks.push_back(ConstantInt::get(i32, byBlock ? blockId + 1 : 0));
         uint32_t unused = 0;
         Instruction *I = fullAccess.first;
         if (isSharedPointer(accessPointer(*I, unused, M.getDataLayout()), fullCtx)) {
@@ -548,6 +555,8 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
   auto *infoType = ArrayType::get(i32, siteInfo.size());
   new GlobalVariable(M, infoType, true, GlobalValue::ExternalLinkage,
                      ConstantArray::get(infoType, siteInfo), TimingSiteInfoSymbol);
+  new GlobalVariable(M, infoType, true, GlobalValue::ExternalLinkage,
+                     ConstantArray::get(infoType, siteBlocks), TimingSiteBlocksSymbol);
   auto *tableType = ArrayType::get(rowType, rows.size());
   auto *blocksType = StructType::get(C, {i32, tableType});
   new GlobalVariable(M, blocksType, true, GlobalValue::ExternalLinkage,

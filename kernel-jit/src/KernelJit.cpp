@@ -384,17 +384,19 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   auto sites = jit_->lookup(*module.dylib, TimingSitesSymbol);
   auto blocks = jit_->lookup(*module.dylib, TimingBlocksSymbol);
   auto siteInfo = jit_->lookup(*module.dylib, TimingSiteInfoSymbol);
+  auto siteBlocks = jit_->lookup(*module.dylib, TimingSiteBlocksSymbol);
   auto full = jit_->lookup(*module.dylib, sim::abi::FullThunkPrefix + kernel);
-  if (sites && blocks && siteInfo && full) {
+  if (sites && blocks && siteInfo && siteBlocks && full) {
     out.timingSites = *sites->toPtr<const uint32_t *>();
     const uint32_t *table = blocks->toPtr<const uint32_t *>();
     out.timingBlocks = table[0];
     out.timingBlockTable = table + 1;
     out.timingSiteInfo = siteInfo->toPtr<const uint32_t *>();
+    out.timingSiteBlocks = siteBlocks->toPtr<const uint32_t *>();
     out.fullThread = full->toPtr<sim::KernelThunk>();
     out.instrumented = true;
   } else {
-    for (auto *result : {&sites, &blocks, &siteInfo, &full})
+    for (auto *result : {&sites, &blocks, &siteInfo, &siteBlocks, &full})
       if (!*result)
         consumeError(result->takeError());
   }

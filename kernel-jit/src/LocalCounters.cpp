@@ -75,7 +75,7 @@ void localizeCounters(Function &L, Value *ctx, Function &K) {
         reads[k].push_back(load);
   }
   LLVMContext &C = M.getContext();
-  Type *i64 = Type::getInt64Ty(C), *i32 = Type::getInt32Ty(C), *ptrTy = PointerType::getUnqual(C);
+  Type *i64 = Type::getInt64Ty(C), *ptrTy = PointerType::getUnqual(C);
   auto *accumTy = StructType::get(i64, i64, i64, i64);
   uint32_t blocks = range.endBlock > range.firstBlock ? range.endBlock - range.firstBlock : 0;
   uint32_t sites = range.endSite > range.firstSite ? range.endSite - range.firstSite : 0;
@@ -89,21 +89,22 @@ void localizeCounters(Function &L, Value *ctx, Function &K) {
   Value *realSites = b.CreateLoad(ptrTy, field(sim::abi::SiteAccumOffset));
   auto *classesTy = ArrayType::get(i64, sim::abi::ClassCount);
   Value *classes = b.CreateAlloca(classesTy, nullptr, "local.classes");
-  Value *blockCounts = b.CreateAlloca(ArrayType::get(i32, std::max(blocks, 1u)), nullptr,
+  // The light variant's block counts are u64 (emitBlockCounts).
+  Value *blockCounts = b.CreateAlloca(ArrayType::get(i64, std::max(blocks, 1u)), nullptr,
                                       "local.blocks");
   Value *siteAccum = b.CreateAlloca(ArrayType::get(accumTy, std::max(sites, 1u)), nullptr,
                                     "local.sites");
   for (unsigned k = 0; k < sim::abi::ClassCount; ++k)
     b.CreateStore(b.getInt64(0), b.CreateConstInBoundsGEP2_32(classesTy, classes, 0, k));
   for (uint32_t i = 0; i < blocks; ++i)
-    b.CreateStore(b.getInt32(0), b.CreateConstInBoundsGEP1_32(i32, blockCounts, i));
+    b.CreateStore(b.getInt64(0), b.CreateConstInBoundsGEP1_32(i64, blockCounts, i));
   for (uint32_t i = 0; i < sites; ++i)
     for (unsigned f = 0; f < 4; ++f)
       b.CreateStore(b.getInt64(f == 2 ? ~uint64_t(0) : 0),
                     b.CreateConstInBoundsGEP2_32(accumTy, siteAccum, i, f));
   // Generated code indexes blocks and sites by their module-wide numbers.
   Value *local[3] = {classes,
-                     b.CreateGEP(i32, blockCounts, b.getInt64(-int64_t(range.firstBlock))),
+                     b.CreateGEP(i64, blockCounts, b.getInt64(-int64_t(range.firstBlock))),
                      b.CreateGEP(accumTy, siteAccum, b.getInt64(-int64_t(range.firstSite)))};
   for (unsigned k = 0; k < 3; ++k)
     for (LoadInst *load : reads[k]) {
@@ -124,8 +125,8 @@ void localizeCounters(Function &L, Value *ctx, Function &K) {
       addInto(i64, b.CreateConstInBoundsGEP1_32(i64, realClasses, k),
               b.CreateConstInBoundsGEP2_32(classesTy, classes, 0, k));
     for (uint32_t i = 0; i < blocks; ++i)
-      addInto(i32, b.CreateConstInBoundsGEP1_32(i32, realBlocks, range.firstBlock + i),
-              b.CreateConstInBoundsGEP1_32(i32, blockCounts, i));
+      addInto(i64, b.CreateConstInBoundsGEP1_32(i64, realBlocks, range.firstBlock + i),
+              b.CreateConstInBoundsGEP1_32(i64, blockCounts, i));
     for (uint32_t i = 0; i < sites; ++i) {
       Value *real = b.CreateConstInBoundsGEP1_32(accumTy, realSites, range.firstSite + i);
       Value *local = b.CreateConstInBoundsGEP1_32(accumTy, siteAccum, i);

@@ -318,6 +318,7 @@ void KernelCounters::merge(const BlockCounters &block) {
   }
   sampledUniqueSectors += block.uniqueSectors;
   sampledSectorAccesses += block.sectorAccesses;
+  block.addLightCounts(classes, sites);
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
     const SiteStats &b = blockSites[i];
@@ -333,6 +334,22 @@ void KernelCounters::merge(const BlockCounters &block) {
   for (uintptr_t a : block.atomics)
     if (atomicAddresses_.size() < 1u << 16)
       atomicAddresses_.insert(a);
+}
+
+void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
+                                   std::vector<SiteStats> &into) const {
+  if (sampling || !table_ || lightBlockCounts.size() < blockCount)
+    return; // a sampled block's variant counts classes and sites itself
+  const uint64_t *runs = lightBlockCounts.data();
+  for (uint32_t bb = 0; bb < blockCount; ++bb)
+    if (uint64_t n = runs[bb])
+      for (unsigned c = 0; c < abi::ClassCount; ++c)
+        classes[c] += n * table_[size_t(bb) * abi::ClassCount + c];
+  for (size_t i = 0; siteBlocks_ && i < into.size(); ++i)
+    if (uint32_t bb = siteBlocks_[i]; bb && bb <= blockCount && runs[bb - 1]) {
+      into[i].sharedExecs += runs[bb - 1];
+      into[i].info |= siteInfo_ ? siteInfo_[i] : 0;
+    }
 }
 
 size_t KernelCounters::distinctAtomicUnits(double unitBytes) const {
@@ -359,6 +376,8 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   sampling = canSample && kernel->sampleBlock(linearBlock);
   blockCount = launch.kernel->timingBlocks;
   table_ = launch.kernel->timingBlockTable;
+  siteInfo_ = launch.kernel->timingSiteInfo;
+  siteBlocks_ = launch.kernel->timingSiteBlocks;
   warpClasses.fill(0);
   threadClasses.fill(0);
   uniqueSectors = sectorAccesses = 0;
@@ -369,7 +388,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
     sectorTrace.clear();
     sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
   } else {
-    scratchBlockCounts.resize(std::max<size_t>(blockCount, 1));
+    lightBlockCounts.assign(std::max<size_t>(blockCount, 1), 0);
   }
   if (accum.size() != n) {
     accum.assign(n, SiteAccum{0, 0, ~uint64_t(0), 0});

@@ -56,6 +56,11 @@ inline constexpr const char *FullRegionsSymbolPrefix = ".full.";
 inline constexpr const char *TimingSitesSymbol = "__musa_timing_sites";
 /// [sites x i32]: each access site's abi::Access* info (size, store/atomic, load group).
 inline constexpr const char *TimingSiteInfoSymbol = "__musa_timing_site_info";
+/// [sites x i32]: for a site the light variant does not count itself (an access statically
+/// to shared memory, which runs once per execution of its basic block), 1 + that block's
+/// number; 0 for the others. The runtime adds the block's count to the site's shared
+/// executions.
+inline constexpr const char *TimingSiteBlocksSymbol = "__musa_timing_site_blocks";
 /// Suffix of the fully instrumented copy of each device function (the timing model's sampled
 /// blocks run it; every other block runs the light counters of the original).
 inline constexpr const char *FullVariantSuffix = ".musa.full";
@@ -63,7 +68,9 @@ inline constexpr const char *FullVariantSuffix = ".musa.full";
 /// blocks and access sites InstrumentTimingPass numbered in the function.
 inline constexpr const char *CounterRangeMD = "musa.timing.range";
 /// { i32 n, [n x [ClassCount x i32]] }: the instruction counts per class of each basic block
-/// InstrumentTimingPass numbered (ThreadContext::blockCounts indexes the same numbers).
+/// InstrumentTimingPass numbered (ThreadContext::blockCounts indexes the same numbers). The
+/// light variant counts only executions of blocks (u64 each); the runtime multiplies them by
+/// these rows. The full variant also adds to ctx->counters per class itself.
 inline constexpr const char *TimingBlocksSymbol = "__musa_timing_blocks";
 /// In a function `L` that runs kernel `K` for many threads in a loop (block loop, region
 /// loop): the timing counters K's code adds to (ctx->counters, ->blockCounts, ->siteAccum)

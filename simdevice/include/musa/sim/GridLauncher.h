@@ -49,6 +49,7 @@ struct KernelEntry {
   uint32_t timingBlocks = 0;  // basic blocks it numbered; per block, counts per class:
   const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::ClassCount]
   const uint32_t *timingSiteInfo = nullptr;   // [timingSites]: abi::Access* info per site
+  const uint32_t *timingSiteBlocks = nullptr; // [timingSites]: see TimingSiteBlocksSymbol
   /// The fully instrumented variant's thread entry (memory hook per access), which the
   /// blocks the timing model samples run; `thread` and `block` carry the light counters.
   KernelThunk fullThread = nullptr;

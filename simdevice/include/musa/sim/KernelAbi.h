@@ -35,7 +35,9 @@ struct ThreadContext {
   uint64_t issued;
   // Executions of each basic block (numbered module-wide) by this thread in blocks the
   // timing model samples for divergence; a scratch array shared by all threads elsewhere.
-  uint32_t *blockCounts;
+  // Light variant: u64 executions per block, the worker's totals for the launch. Fully
+  // instrumented variant (sampled blocks): u32 per block, this thread's row.
+  void *blockCounts;
   // Light timing counters (blocks the model does not sample): per access site, the block's
   // global and shared executions and the lowest and highest global address (SiteAccum), and
   // the bytes of shared memory at `shared` (to tell a generic pointer's space).

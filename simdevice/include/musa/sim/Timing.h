@@ -192,7 +192,7 @@ struct BlockCounters {
   std::vector<uintptr_t> samples;  // sampling: [(site * Samples + k) * threads + thread] + 1
   std::vector<uintptr_t> atomics;  // sampled atomic addresses
   std::vector<uint32_t> threadBlockCounts; // sampling: [thread * blocks + basic block]
-  std::vector<uint32_t> scratchBlockCounts; // not sampling: written, never read
+  std::vector<uint64_t> lightBlockCounts;  // not sampling: the light variant's block executions
   std::vector<uint64_t> sectorTrace;       // sampling: the block's first global sectors
   std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
@@ -200,10 +200,16 @@ struct BlockCounters {
   uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
   static constexpr unsigned Samples = abi::SampledInstances;
   static constexpr size_t TraceLimit = 1 << 17;
-  /// Where thread `t`'s basic-block counts go.
-  uint32_t *blockCountsFor(size_t t) {
-    return sampling ? threadBlockCounts.data() + t * blockCount : scratchBlockCounts.data();
+  /// Where thread `t`'s basic-block counts go (ThreadContext::blockCounts).
+  void *blockCountsFor(size_t t) {
+    return sampling ? static_cast<void *>(threadBlockCounts.data() + t * blockCount)
+                    : static_cast<void *>(lightBlockCounts.data());
   }
+  /// What the light variant's block executions stand for: each block's instructions per
+  /// class (the table's row times its executions) and the executions of the shared-memory
+  /// sites it holds (TimingSiteBlocksSymbol); added to `classes` and `into`.
+  void addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
+                      std::vector<SiteStats> &into) const;
   uint32_t blockCount = 0;
 
   /// Prepares for block `linearBlock` of `launch` (with `sharedBytes` of shared memory at
@@ -227,6 +233,7 @@ private:
   void countDivergence();
   void measureReuse();
   const uint32_t *table_ = nullptr;
+  const uint32_t *siteInfo_ = nullptr, *siteBlocks_ = nullptr;
 
 public:
 };
