@@ -393,8 +393,9 @@ bool emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
   Type *i64 = b.getInt64Ty();
   uint32_t unused = 0;
   Value *ptr = accessPointer(*I, unused, I->getModule()->getDataLayout());
-  bool sharedOnly = isSharedPointer(ptr, ctx);
-  bool globalOnly = !sharedOnly && isGlobalPointer(ptr, ctx, kernel);
+  if (isSharedPointer(ptr, ctx))
+    return true;
+  bool globalOnly = isGlobalPointer(ptr, ctx, kernel);
   Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
   auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
   auto update = [&](unsigned index, auto compute) {
@@ -402,8 +403,6 @@ bool emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
     Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Sites);
     scope.mark(b.CreateStore(compute(old), slot), CounterScope::Sites);
   };
-  if (sharedOnly)
-    return true;
   Value *inShared = b.getFalse();
   if (!globalOnly) {
     Value *base = b.CreatePtrToInt(b.CreateLoad(b.getPtrTy(), field(sim::abi::SharedOffset)), i64);
