@@ -475,6 +475,46 @@ void recordCounterRange(Function &F, uint32_t firstBlock, uint32_t endBlock, uin
                                                 md(endSite)}));
 }
 
+/// TimingKernelSitesPrefix + K for every kernel K: the hull of the site ranges of K and of the
+/// functions it reaches by direct calls (all sites if it makes an indirect call).
+void emitKernelSiteRanges(Module &M, ArrayRef<Function *> kernels, uint32_t sites) {
+  auto *i32 = Type::getInt32Ty(M.getContext());
+  auto *type = ArrayType::get(i32, 2);
+  for (Function *K : kernels) {
+    uint32_t first = sites, end = 0;
+    SmallPtrSet<Function *, 16> seen;
+    SmallVector<Function *, 16> work{K};
+    while (!work.empty() && first > 0) {
+      Function *F = work.pop_back_val();
+      if (!seen.insert(F).second)
+        continue;
+      if (MDNode *range = F->getMetadata(CounterRangeMD)) {
+        auto at = [&](unsigned i) {
+          return uint32_t(mdconst::extract<ConstantInt>(range->getOperand(i))->getZExtValue());
+        };
+        if (at(3) > at(2))
+          first = std::min(first, at(2)), end = std::max(end, at(3));
+      }
+      for (Instruction &I : instructions(*F)) {
+        auto *call = dyn_cast<CallBase>(&I);
+        if (!call || call->isInlineAsm())
+          continue;
+        auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
+        if (!callee)
+          first = 0, end = sites; // an indirect call may reach any function
+        else if (!callee->isDeclaration())
+          work.push_back(callee);
+      }
+    }
+    if (first >= end)
+      first = end = 0;
+    new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,
+                       ConstantArray::get(type, {ConstantInt::get(i32, first),
+                                                 ConstantInt::get(i32, end)}),
+                       TimingKernelSitesPrefix + K->getName());
+  }
+}
+
 } // namespace
 
 /// Small fixed-size copies (a float4 or a 16-byte struct assigned as a whole) become one load
@@ -556,6 +596,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
                      ConstantArray::get(infoType, siteInfo), TimingSiteInfoSymbol);
   new GlobalVariable(M, infoType, true, GlobalValue::ExternalLinkage,
                      ConstantArray::get(infoType, siteBlocks), TimingSiteBlocksSymbol);
+  emitKernelSiteRanges(M, kernels, sites);
   auto *tableType = ArrayType::get(rowType, rows.size());
   auto *blocksType = StructType::get(C, {i32, tableType});
   new GlobalVariable(M, blocksType, true, GlobalValue::ExternalLinkage,

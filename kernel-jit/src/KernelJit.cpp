@@ -393,6 +393,13 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
     out.timingBlockTable = table + 1;
     out.timingSiteInfo = siteInfo->toPtr<const uint32_t *>();
     out.timingSiteBlocks = siteBlocks->toPtr<const uint32_t *>();
+    out.timingFirstSite = 0, out.timingEndSite = out.timingSites;
+    if (auto range = jit_->lookup(*module.dylib, TimingKernelSitesPrefix + kernel)) {
+      const uint32_t *bounds = range->toPtr<const uint32_t *>();
+      out.timingFirstSite = bounds[0], out.timingEndSite = bounds[1];
+    } else {
+      consumeError(range.takeError());
+    }
     out.fullThread = full->toPtr<sim::KernelThunk>();
     out.instrumented = true;
   } else {

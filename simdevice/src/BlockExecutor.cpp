@@ -424,7 +424,7 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
   }
 
   if (counters)
-    counters->foldLight(kernel.timingSiteInfo);
+    counters->foldLight(kernel.timingSiteInfo, kernel.timingFirstSite, kernel.timingEndSite);
   if (countersPerBlock)
     counters->end(); // a faulted block's counts too: the launch's are discarded anyway
   if (clean && run.outcome.ok()) {

@@ -211,8 +211,8 @@ BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {
   return slot.get();
 }
 
-void BlockCounters::foldLight(const uint32_t *siteInfo) {
-  for (size_t i = 0; i < accum.size() && i < sites.size(); ++i) {
+void BlockCounters::foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t end) {
+  for (size_t i = first; i < end && i < accum.size() && i < sites.size(); ++i) {
     SiteAccum &a = accum[i];
     if (!(a.globalExecs | a.sharedExecs))
       continue;

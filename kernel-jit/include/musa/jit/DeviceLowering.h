@@ -61,6 +61,10 @@ inline constexpr const char *TimingSiteInfoSymbol = "__musa_timing_site_info";
 /// number; 0 for the others. The runtime adds the block's count to the site's shared
 /// executions.
 inline constexpr const char *TimingSiteBlocksSymbol = "__musa_timing_site_blocks";
+/// Followed by a kernel's name: [2 x i32], the first and one past the last access site the
+/// light variant of the kernel and of the functions it calls may count in ctx->siteAccum
+/// (the runtime folds only those after each block).
+inline constexpr const char *TimingKernelSitesPrefix = "__musa_timing_sites_of_";
 /// Suffix of the fully instrumented copy of each device function (the timing model's sampled
 /// blocks run it; every other block runs the light counters of the original).
 inline constexpr const char *FullVariantSuffix = ".musa.full";

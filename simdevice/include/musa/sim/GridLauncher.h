@@ -50,6 +50,8 @@ struct KernelEntry {
   const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::ClassCount]
   const uint32_t *timingSiteInfo = nullptr;   // [timingSites]: abi::Access* info per site
   const uint32_t *timingSiteBlocks = nullptr; // [timingSites]: see TimingSiteBlocksSymbol
+  /// The sites the light variant of this kernel (and what it calls) counts: [first, end).
+  uint32_t timingFirstSite = 0, timingEndSite = 0;
   /// The fully instrumented variant's thread entry (memory hook per access), which the
   /// blocks the timing model samples run; `thread` and `block` carry the light counters.
   KernelThunk fullThread = nullptr;

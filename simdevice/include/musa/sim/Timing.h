@@ -223,7 +223,8 @@ struct BlockCounters {
   /// shared memory is at `shared`.
   /// Adds what the light variant counted in `accum` during the last block to the sites (and
   /// the footprint) and clears it for the next.
-  void foldLight(const uint32_t *siteInfo);
+  /// Only sites [first, end) can have counts (the kernel's, KernelEntry::timingFirstSite).
+  void foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t end);
   void continueWith(const char *shared, uint64_t sharedBytes) {
     sharedBase = uintptr_t(shared);
     sharedSize = sharedBytes;
