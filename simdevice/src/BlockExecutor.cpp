@@ -284,8 +284,10 @@ void beginGrid(GridProgress &progress) {
 void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
                    GridProgress &progress) {
   (void)progress.published.load(std::memory_order_acquire);
-  for (uint64_t id = first; id != end && !progress.stop.load(std::memory_order_relaxed); ++id) {
-    LaunchOutcome outcome = runBlocks(launch, id, 1);
+  for (uint64_t id = first; id != end && !progress.stop.load(std::memory_order_relaxed);) {
+    uint64_t next = id + 1;
+    LaunchOutcome outcome = runBlockBatch(launch, id, end, &progress.stop, next);
+    id = next;
     if (!outcome.ok()) {
       std::lock_guard lock(progress.faultMutex);
       if (progress.first.ok())
@@ -309,6 +311,51 @@ std::atomic<int> sharedMemoryFill{-1}; // setSharedMemoryFill (differential mode
 void setSharedMemoryFill(int byte) { sharedMemoryFill.store(byte); }
 
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount) {
+  uint64_t next;
+  return runBlockBatch(launch, firstBlock, firstBlock + 1, nullptr, next, blockCount);
+}
+
+namespace {
+/// Light blocks of a kernel that runs as loops or regions, one after another on one set-up and
+/// under one fault guard (what a block costs otherwise is most of a tiny block's time).
+struct Batch {
+  BlockRun *run;
+  void (*body)(void *);
+  ThreadContext start; // the first block's context before it ran
+  BlockCounters *counters;
+  const std::atomic<bool> *stop;
+  uint64_t end;
+  uint64_t sampled; // the next block the timing model samples (it runs on its own)
+  uint64_t *next;   // the block running now, then the first one not run
+};
+
+void runBatch(void *arg) {
+  auto *b = static_cast<Batch *>(arg);
+  BlockRun &run = *b->run;
+  const GridLaunch &launch = *run.launch;
+  const KernelEntry &kernel = *launch.kernel;
+  for (uint64_t id = *b->next;;) {
+    b->body(&run);
+    if (b->counters)
+      b->counters->foldLight(kernel.timingSiteInfo, kernel.timingFirstSite,
+                             kernel.timingEndSite);
+    if (!run.outcome.ok() || run.loopContext.accessFaults)
+      return; // `next` names the block that failed
+    *b->next = ++id;
+    if (id == b->end || id == b->sampled ||
+        (b->stop && b->stop->load(std::memory_order_relaxed)))
+      return;
+    Dim3 idx = blockIndex(launch, id);
+    run.loopContext = b->start;
+    run.loopContext.ctaid[0] = idx.x, run.loopContext.ctaid[1] = idx.y,
+    run.loopContext.ctaid[2] = idx.z;
+  }
+}
+} // namespace
+
+LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint64_t batchEnd,
+                            const std::atomic<bool> *stop, uint64_t &next,
+                            uint64_t blockCount) {
   const KernelEntry &kernel = *launch.kernel;
   WorkerScratch &scratch = WorkerScratch::get();
   size_t staticBytes = (kernel.staticSharedBytes + abi::DynamicSharedAlign - 1) /
@@ -380,11 +427,26 @@ LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t 
 
   SignalFault fault;
   bool clean;
+  next = firstBlock + 1;
   if (!run.fibers) {
-    clean = runGuarded(run.sampledThreads           ? runSampledThreads
-                       : run.mode == ExecMode::Loop ? runLoop
-                                                    : runRegionBlock,
-                       &run, fault);
+    void (*body)(void *) = run.sampledThreads           ? runSampledThreads
+                           : run.mode == ExecMode::Loop ? runLoop
+                                                        : runRegionBlock;
+    if (batchEnd > firstBlock + 1 && !sampled && !countersPerBlock &&
+        sharedMemoryFill.load(std::memory_order_relaxed) < 0) {
+      uint64_t nextSampled = launch.counters && !loopsForced()
+                                 ? launch.counters->nextSampled(firstBlock + 1)
+                                 : ~uint64_t(0);
+      Batch batch{&run, body, base, counters, stop, batchEnd, nextSampled, &next};
+      next = firstBlock;
+      clean = runGuarded(runBatch, &batch, fault);
+      if (clean && run.outcome.ok() && !run.loopContext.accessFaults)
+        return run.outcome; // every block of the batch ran (folded by runBatch)
+      counters = nullptr; // the failed block's counts were folded; the launch's are discarded
+      ++next;
+    } else {
+      clean = runGuarded(body, &run, fault);
+    }
   } else {
     size_t perBlock = launch.block.count(), n = perBlock * blockCount;
     FiberStackPool &pool = FiberStackPool::forThisThread();

@@ -230,14 +230,37 @@ void BlockCounters::foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t
       uint64_t span = a.highest - a.lowest;
       uint64_t size = std::max<uint32_t>(1, info & 0xffff);
       if (span <= a.globalExecs * std::max<uint64_t>(size, 32) * 5 / 4) {
-        kernel->touch(a.lowest, span, info & (abi::AccessStore | abi::AccessAtomic),
-                      footprintWords);
+        addFootprint(s, a.lowest, span, info & (abi::AccessStore | abi::AccessAtomic));
       } else {
         s.sparseExecs += a.globalExecs;
         s.sparseSpanSectors += span / 32 + 1;
       }
     }
     a = SiteAccum{0, 0, ~uint64_t(0), 0};
+  }
+}
+
+void BlockCounters::addFootprint(SiteStats &p, uint64_t lo, uint64_t size, bool write) {
+  uint64_t end = lo + size;
+  if (p.pendingEnd && lo / 32 <= (p.pendingEnd - 1) / 32 + 1 &&
+      (end - 1) / 32 + 1 >= p.pendingLo / 32) {
+    p.pendingLo = std::min(p.pendingLo, lo), p.pendingEnd = std::max(p.pendingEnd, end);
+    return;
+  }
+  if (p.pendingEnd)
+    kernel->touch(p.pendingLo, p.pendingEnd - p.pendingLo, write, footprintWords);
+  p.pendingLo = lo, p.pendingEnd = end;
+}
+
+void BlockCounters::flushFootprint() {
+  for (size_t i = 0; i < sites.size(); ++i) {
+    SiteStats &p = sites[i];
+    if (!p.pendingEnd)
+      continue;
+    uint32_t info = siteInfo_ ? siteInfo_[i] : 0;
+    kernel->touch(p.pendingLo, p.pendingEnd - p.pendingLo,
+                  info & (abi::AccessStore | abi::AccessAtomic), footprintWords);
+    p.pendingLo = p.pendingEnd = 0;
   }
 }
 
@@ -255,6 +278,7 @@ uint64_t KernelCounters::sparseSectors() const {
 void KernelCounters::flushWorkers() {
   for (std::unique_ptr<BlockCounters> &w : workers_)
     if (w) {
+      w->flushFootprint();
       merge(*w);
       w.reset();
     }
@@ -275,8 +299,14 @@ __attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t addr
     uint64_t lo = sector % 64, hi = std::min<uint64_t>(63, lo + (last - sector));
     uint64_t mask = (hi == 63 ? ~uint64_t(0) : (uint64_t(1) << (hi + 1)) - 1) &
                     ~((uint64_t(1) << lo) - 1);
-    if ((__atomic_load_n(w, __ATOMIC_RELAXED) & mask) != mask)
-      __atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
+    // A whole word is stored, not or-ed: whatever other workers set in it, it ends all ones
+    // (a plain store, where a locked or costs tens of cycles per 2 KiB of footprint).
+    if ((__atomic_load_n(w, __ATOMIC_RELAXED) & mask) != mask) {
+      if (mask == ~uint64_t(0))
+        __atomic_store_n(w, mask, __ATOMIC_RELAXED);
+      else
+        __atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
+    }
     sector += hi - lo + 1;
   }
   bounds[0] = std::min(bounds[0], first / 64);
@@ -297,13 +327,42 @@ void KernelCounters::widenFootprint(const uint64_t bounds[2]) {
       break;
 }
 
-__attribute__((no_sanitize("thread"))) uint64_t KernelCounters::uniqueSectors() const {
+namespace {
+/// Set bits of words [first, end). The baseline x86-64 target has no POPCNT instruction, so
+/// __builtin_popcountll there is a libgcc call per word; the bitmaps hold one word per 2 KiB
+/// of footprint, counted on every launch.
+template <class Word>
+__attribute__((no_sanitize("thread"))) inline uint64_t countBitsOf(const Word *words,
+                                                                    uint64_t first,
+                                                                    uint64_t end) {
+  uint64_t n = 0;
+  for (uint64_t k = first; k < end; ++k)
+    n += uint64_t(__builtin_popcountll(__atomic_load_n(&words[k], __ATOMIC_RELAXED)));
+  return n;
+}
+#if defined(__x86_64__)
+__attribute__((target("popcnt"), no_sanitize("thread"))) uint64_t
+countBitsPopcnt(const uint64_t *words, uint64_t first, uint64_t end) {
+  return countBitsOf(words, first, end);
+}
+#endif
+uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end) {
+#if defined(__x86_64__)
+  static const bool popcnt = __builtin_cpu_supports("popcnt");
+  if (popcnt)
+    return countBitsPopcnt(words, first, end);
+#endif
+  return countBitsOf(words, first, end);
+}
+} // namespace
+
+uint64_t KernelCounters::uniqueSectors() const {
   uint64_t n = 0;
   uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
   for (const uint64_t *bits : bits_)
-    for (uint64_t k = lo; bits && k <= hi && k < words_; ++k)
-      n += uint64_t(__builtin_popcountll(__atomic_load_n(&bits[k], __ATOMIC_RELAXED)));
+    if (bits && lo <= hi && lo < words_)
+      n += countBits(bits, lo, std::min(hi + 1, words_));
   return n;
 }
 
@@ -423,10 +482,7 @@ uint64_t distinctValues(std::vector<uint64_t> &values) {
   std::vector<uint64_t> bits((span + 63) / 64, 0);
   for (uint64_t v : values)
     bits[(v - first) / 64] |= uint64_t(1) << ((v - first) % 64);
-  uint64_t n = 0;
-  for (uint64_t w : bits)
-    n += uint64_t(__builtin_popcountll(w));
-  return n;
+  return countBits(bits.data(), 0, bits.size());
 }
 
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
@@ -495,6 +551,7 @@ void BlockCounters::end() {
     countDivergence();
     measureReuse();
   }
+  flushFootprint();
   kernel->merge(*this);
 }
 

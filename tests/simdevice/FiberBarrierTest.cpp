@@ -80,6 +80,24 @@ void writeBlockIndex(void **args, ThreadContext *c) {
     out[c->ctaid[0] * c->ntid[0] + x] = c->ctaid[0] * 1000 + x;
 }
 
+// Loop path, 2-D grid: every block's linear index from its ctaid; block (3,5) faults.
+void writeOrFault(void **args, ThreadContext *c) {
+  auto *out = *static_cast<uint32_t **>(args[0]);
+  uint32_t block = c->ctaid[0] + c->nctaid[0] * c->ctaid[1];
+  if (c->ctaid[0] == 3 && c->ctaid[1] == 5)
+    *static_cast<volatile int *>(nullptr) = 1;
+  for (uint32_t x = 0; x < c->ntid[0]; ++x)
+    out[block * c->ntid[0] + x] += block + 1;
+}
+
+// Loop path: block 41 reports a misaligned access the way CheckAccesses' code does.
+void flagMisaligned(void **args, ThreadContext *c) {
+  auto *ran = *static_cast<std::atomic<int> **>(args[0]);
+  ran->fetch_add(1);
+  if (c->ctaid[0] == 41)
+    c->accessFaults |= musa::sim::abi::AccessFaultMisaligned;
+}
+
 LaunchOutcome launch(KernelThunk thunk, Dim3 grid, Dim3 block, std::vector<void *> args,
                      bool fibers = true, int warpSize = 32) {
   KernelEntry kernel;
@@ -158,6 +176,34 @@ TEST(LoopBlocks, EveryBlockRunsOnceWithItsIndex) {
   for (uint32_t b = 0; b < 100; ++b)
     for (uint32_t x = 0; x < 7; ++x)
       ASSERT_EQ(out[b * 7 + x], b * 1000 + x);
+}
+
+TEST(LoopBlocks, EveryBlockOfA2DGridRunsOnceUntilOneFaults) {
+  // Consecutive blocks share one set-up and one fault guard (runBlockBatch): each still sees
+  // its own index, and a fault names its own block, not the batch's first.
+  std::vector<uint32_t> out(8 * 6 * 3);
+  uint32_t *o = out.data();
+  LaunchOutcome fault = launch(writeOrFault, {8, 6, 1}, {3, 1, 1}, {&o}, false);
+  EXPECT_EQ(fault.fault, FaultKind::IllegalAddress);
+  EXPECT_NE(fault.message.find("block (3,5,0)"), std::string::npos) << fault.message;
+  for (uint32_t b = 0; b < 8 * 6; ++b)
+    for (uint32_t x = 0; x < 3; ++x)
+      ASSERT_LE(out[b * 3 + x], b + 1) << "block " << b << " ran twice";
+  std::fill(out.begin(), out.end(), 0);
+  LaunchOutcome ok = launch(writeOrFault, {8, 5, 1}, {3, 1, 1}, {&o}, false);
+  ASSERT_TRUE(ok.ok()) << ok.message;
+  for (uint32_t b = 0; b < 8 * 5; ++b)
+    for (uint32_t x = 0; x < 3; ++x)
+      ASSERT_EQ(out[b * 3 + x], b + 1) << "block " << b;
+}
+
+TEST(LoopBlocks, AnAccessFaultNamesItsBlockAndStopsTheGrid) {
+  std::atomic<int> ran{0};
+  std::atomic<int> *r = &ran;
+  LaunchOutcome out = launch(flagMisaligned, {4096, 1, 1}, {1, 1, 1}, {&r}, false);
+  EXPECT_EQ(out.fault, FaultKind::MisalignedAddress);
+  EXPECT_NE(out.message.find("block (41,0,0)"), std::string::npos) << out.message;
+  EXPECT_LT(ran.load(), 4096); // the first fault stops the blocks not yet started
 }
 
 TEST(LaunchConfig, LimitsComeFromTheProfile) {

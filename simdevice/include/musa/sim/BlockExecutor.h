@@ -25,6 +25,14 @@ namespace musa::sim {
 /// runs, so grid.sync() can hold every thread of the grid. Blocks still synchronise
 /// separately at __syncthreads.
 LaunchOutcome runBlocks(const GridLaunch &launch, uint64_t firstBlock, uint64_t blockCount);
+/// Block `firstBlock` and, if its kernel runs as loops or regions and the block is not
+/// sampled, the blocks after it up to `batchEnd` (exclusive) that are not sampled either,
+/// until `stop` is set or one fails: one set-up and one fault guard for all. `next` is set to
+/// the first block not run (the failed one counts as run). `blockCount` > 1: a cooperative
+/// grid's blocks together, as fibers (batchEnd unused).
+LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint64_t batchEnd,
+                            const std::atomic<bool> *stop, uint64_t &next,
+                            uint64_t blockCount = 1);
 
 /// One launch's blocks spread over workers: the first fault stops the rest.
 struct GridProgress {

@@ -89,6 +89,9 @@ Engine engineFor(CopyRoute route);
 struct SiteStats {
   uint32_t info = 0; // abi::Access* flags, size and load group
   uintptr_t lastSector = ~uintptr_t(0); // while a block runs: the sector it touched last
+  // A worker's light blocks: the dense byte range [pendingLo, pendingEnd) of global accesses
+  // not yet marked in the footprint (BlockCounters::addFootprint); empty when pendingEnd is 0.
+  uint64_t pendingLo = 0, pendingEnd = 0;
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
@@ -151,6 +154,10 @@ public:
   size_t distinctAtomicUnits(double unitBytes) const;
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
   bool sampleBlock(uint64_t linearBlock) const;
+  /// The first block at or after `linearBlock` that is sampled.
+  uint64_t nextSampled(uint64_t linearBlock) const {
+    return (linearBlock + sampleStride_ - 1) / sampleStride_ * sampleStride_;
+  }
   /// The calling worker's running totals over the launch's blocks that are not sampled (one
   /// per worker thread, so blocks add to them without a lock); flushWorkers() merges them
   /// into these counters once the grid has run. Null on a thread outside the arena's slots.
@@ -219,18 +226,26 @@ struct BlockCounters {
              uint64_t sharedBytes, bool canSample);
   /// Folds the samples into warp accesses and merges everything into the kernel's counters.
   void end();
-  /// A worker's totals (see KernelCounters::workerCounters) taking the next block, whose
-  /// shared memory is at `shared`.
   /// Adds what the light variant counted in `accum` during the last block to the sites (and
   /// the footprint) and clears it for the next.
   /// Only sites [first, end) can have counts (the kernel's, KernelEntry::timingFirstSite).
   void foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t end);
+  /// Marks the footprint ranges foldLight holds back (see `pending`); before a merge.
+  void flushFootprint();
+  /// A worker's totals (see KernelCounters::workerCounters) taking the next block, whose
+  /// shared memory is at `shared`.
   void continueWith(const char *shared, uint64_t sharedBytes) {
     sharedBase = uintptr_t(shared);
     sharedSize = sharedBytes;
   }
 
 private:
+  /// Adds a site's dense byte range to the footprint. A range that meets or adjoins the
+  /// site's pending one (in sectors) widens it instead, so a worker sweeping a site through
+  /// consecutive blocks marks the bitmap once per run, not once per block (and two workers do
+  /// not fight over one bitmap word per block). The union's sectors are exactly those of the
+  /// ranges it stands for.
+  void addFootprint(SiteStats &site, uint64_t lo, uint64_t size, bool write);
   void countDivergence();
   void measureReuse();
   const uint32_t *table_ = nullptr;
