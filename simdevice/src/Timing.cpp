@@ -213,7 +213,14 @@ BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {
 
 void BlockCounters::foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t end) {
   for (size_t i = first; i < end && i < accum.size() && i < sites.size(); ++i) {
-    SiteAccum &a = accum[i];
+    SiteAccum &slot = accum[i];
+    // Read field by field: the block's code has just stored them one by one, and a wider load
+    // spanning two of those stores cannot be forwarded from them (a stall of a dozen cycles,
+    // a third of a one-warp block's cost).
+    SiteAccum a{__atomic_load_n(&slot.globalExecs, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.sharedExecs, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.lowest, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.highest, __ATOMIC_RELAXED)};
     if (!(a.globalExecs | a.sharedExecs))
       continue;
     SiteStats &s = sites[i];
@@ -236,7 +243,7 @@ void BlockCounters::foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t
         s.sparseSpanSectors += span / 32 + 1;
       }
     }
-    a = SiteAccum{0, 0, ~uint64_t(0), 0};
+    slot = SiteAccum{0, 0, ~uint64_t(0), 0};
   }
 }
 
