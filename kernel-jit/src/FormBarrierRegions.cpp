@@ -576,6 +576,7 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
   Value *argArray = recordArray(sim::abi::ParkArgArray);
   Value *widthArray = recordArray(sim::abi::ParkWidthArray);
   Value *opArray = recordArray(sim::abi::ParkOpArray);
+  Value *uniformRecords = recordArray(sim::abi::ParkRecordBytes); // abi::ParkUniformBytes each
   Value *events = b.CreateInBoundsGEP(i32, resume, b.CreateAdd(threads, b.getInt64(regions)));
   auto flag = [&](unsigned eventByte) { // some thread parked, or returned
     b.CreateStore(b.getInt8(1), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), events, eventByte));
@@ -593,21 +594,35 @@ Function *emitRegionLoop(Module &M, Function &K, RegionBody &body) {
 
   // Reductions and warp collectives store their operands in the thread's park record; the
   // region after them loads the result the executor put there.
-  for (ParkPoint &point : body.cuts) {
+  // A uniform shuffle's operands other than its value go, in a call for every thread (whose
+  // threads all arrived from one release, so those operands are the same for all of them), to
+  // the point's uniform record: one place instead of four arrays (the executor copies them to
+  // the arrays if it resolves the point itself). The address is a select on `all`, which the
+  // variants fold.
+  for (size_t j = 0; j < body.cuts.size(); ++j) {
+    ParkPoint &point = body.cuts[j];
     if (!point.park)
       continue;
     IRBuilder<> pb(point.park);
-    auto store = [&](Value *v, Value *array) {
-      pb.CreateStore(v, pb.CreateInBoundsGEP(v->getType(), array, t));
+    auto store = [&](unsigned operand, Value *array, std::optional<unsigned> uniform = {}) {
+      Value *v = point.park->getArgOperand(operand);
+      Value *at = pb.CreateInBoundsGEP(v->getType(), array, t);
+      if (uniform && point.uniformShuffle)
+        at = pb.CreateSelect(all,
+                             pb.CreateConstInBoundsGEP1_64(
+                                 pb.getInt8Ty(), uniformRecords,
+                                 j * sim::abi::ParkUniformBytes + *uniform),
+                             at);
+      pb.CreateStore(v, at);
     };
-    store(point.park->getArgOperand(0), opArray);
+    store(0, opArray, sim::abi::ParkUniformOp);
     if (point.kind == sim::abi::RegionPointWarp) {
-      store(point.park->getArgOperand(1), maskArray);
-      store(point.park->getArgOperand(2), valueArray);
-      store(point.park->getArgOperand(3), argArray);
-      store(point.park->getArgOperand(4), widthArray);
+      store(1, maskArray, sim::abi::ParkUniformMask);
+      store(2, valueArray);
+      store(3, argArray, sim::abi::ParkUniformArg);
+      store(4, widthArray, sim::abi::ParkUniformWidth);
     } else {
-      store(point.park->getArgOperand(1), argArray); // the predicate
+      store(1, argArray); // the predicate
     }
     point.park->eraseFromParent();
     pb.SetInsertPoint(point.result);
@@ -764,7 +779,7 @@ void emitRegionEntry(Module &M, const std::string &symbol, Function &body,
   Type *i32 = b.getInt32Ty();
   FunctionCallee shuffle = M.getOrInsertFunction(
       sim::abi::RegionShuffleFn,
-      FunctionType::get(i32, {b.getPtrTy(), b.getPtrTy(), i32}, false));
+      FunctionType::get(i32, {b.getPtrTy(), b.getPtrTy(), i32, i32}, false));
   for (unsigned variant = 0; variant < 2 * regions; ++variant) {
     unsigned r = variant % regions;
     uint32_t value = variant < regions ? r : r | sim::abi::RegionAllThreads;
@@ -780,8 +795,8 @@ void emitRegionEntry(Module &M, const std::string &symbol, Function &body,
       cb.CreateBr(done);
       continue;
     }
-    Value *completed = cb.CreateCall(
-        shuffle, {entry->getArg(1), entry->getArg(3), cb.getInt32(regions)});
+    Value *completed = cb.CreateCall(shuffle, {entry->getArg(1), entry->getArg(3),
+                                               cb.getInt32(regions), cb.getInt32(chains[r] - 1)});
     cb.CreateCondBr(cb.CreateICmpNE(completed, cb.getInt32(0)), calls[regions + chains[r]],
                     done);
   }
@@ -796,7 +811,8 @@ void emitRegionFacts(Module &M, const RegionBody &body) {
   auto *i32 = Type::getInt32Ty(C);
   SmallVector<Constant *, 8> kinds;
   for (const ParkPoint &point : body.cuts)
-    kinds.push_back(ConstantInt::get(i32, point.kind));
+    kinds.push_back(ConstantInt::get(
+        i32, point.kind | (point.uniformShuffle ? sim::abi::RegionPointUniform : 0)));
   auto *kindsType = ArrayType::get(i32, kinds.size());
   auto *type = StructType::get(C, {i32, i32, kindsType});
   new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,

@@ -15,6 +15,7 @@
 #include "musa/sim/WarpCollective.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace musa::sim {
@@ -35,6 +36,9 @@ struct RegionState {
   uint32_t *mask = nullptr, *op = nullptr;
   int32_t *arg = nullptr, *width = nullptr;
   const uint32_t *pointKinds = nullptr; // abi::RegionPoint of each park point
+  std::vector<uint32_t> kinds;          // the same without abi::RegionPointUniform
+  std::vector<uint32_t> uniformPoints;  // the points that have it
+  const char *uniformRecords = nullptr; // abi::regionUniformRecordOffset
   std::vector<ParkKind> kind;     // of each parked thread's point (ingest)
   std::vector<WarpLane> lanes;    // a parked warp collective's operands (ingest)
   std::vector<int> predicates;    // scratch: those of the threads a barrier releases
@@ -55,10 +59,17 @@ struct RegionState {
   }
   /// Lays the state block out for a block of `n` threads and `r` regions, every thread ready
   /// for region 0.
-  void start(uint32_t n, uint32_t r, const uint32_t *kinds) {
-    threads = n, regions = r, pointKinds = kinds;
+  void start(uint32_t n, uint32_t r, const uint32_t *facts) {
+    threads = n, regions = r;
+    kinds.assign(facts, facts + (r - 1));
+    uniformPoints.clear();
+    for (uint32_t j = 0; j + 1 < r; ++j)
+      if (kinds[j] & abi::RegionPointUniform)
+        kinds[j] &= ~abi::RegionPointUniform, uniformPoints.push_back(j);
+    pointKinds = kinds.data();
     block.resize((abi::regionStateBytes(n, r) + 7) / 8);
     char *base = reinterpret_cast<char *>(block.data());
+    uniformRecords = base + abi::regionUniformRecordOffset(n, r, 0);
     resume = reinterpret_cast<uint32_t *>(base);
     std::fill(resume, resume + abi::regionEventWord(n, r) + 1, 0u);
     pending = resume + n;
@@ -228,6 +239,24 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize, bool &allAt) {
     pending[at & ~abi::RegionParked] = 1;
   }
   return true;
+}
+
+/// After a call for every thread: the threads parked at a uniform shuffle wrote its operands
+/// to the point's uniform record (FormBarrierRegions); copies them to their park records.
+void expandUniformRecords(RegionState &s) {
+  for (uint32_t j : s.uniformPoints) {
+    const char *record = s.uniformRecords + size_t(j) * abi::ParkUniformBytes;
+    uint32_t op, mask;
+    int32_t arg, width;
+    std::memcpy(&op, record + abi::ParkUniformOp, 4);
+    std::memcpy(&mask, record + abi::ParkUniformMask, 4);
+    std::memcpy(&arg, record + abi::ParkUniformArg, 4);
+    std::memcpy(&width, record + abi::ParkUniformWidth, 4);
+    const uint32_t at = (j + 1) | abi::RegionParked;
+    for (uint32_t t = 0; t < s.threads; ++t)
+      if (s.resume[t] == at)
+        s.op[t] = op, s.mask[t] = mask, s.arg[t] = arg, s.width[t] = width;
+  }
 }
 
 /// Whether every thread of the block is ready for region `r` (none returned or waits
@@ -412,6 +441,8 @@ void runRegionBlock(void *arg) {
       for (uint32_t r : s.ready)
         code.entry(launch.args, &run->loopContext, frames, s.resume, r);
     const bool someParked = s.events[abi::RegionParkedByte] != 0;
+    if (all && someParked && !s.uniformPoints.empty())
+      expandUniformRecords(s);
     allKnown = all && !someParked && !s.events[abi::RegionExitedByte];
     s.events[abi::RegionParkedByte] = s.events[abi::RegionExitedByte] = 0;
     if (!someParked && !parkedBefore)
@@ -455,21 +486,28 @@ namespace {
 
 /// abi::RegionShuffleFn. The entry calls it after a region run for every thread, when that
 /// region can reach no park point but one shuffle whose operands other than the value are
-/// block-uniform: then no returned thread means every thread waits there with thread 0's
-/// operation, mask, argument and width, and the block in whole warps with the full mask is
+/// block-uniform: then no returned thread means every thread waits there with the operation,
+/// mask, argument and width of the point's uniform record, and the block in whole warps with
+/// the full mask is
 /// the executor's commonest case (shuffleConvergedWarps), done here without its checks.
-uint32_t completeUniformShuffle(ThreadContext *ctx, uint32_t *resume, uint32_t regions) {
+uint32_t completeUniformShuffle(ThreadContext *ctx, uint32_t *resume, uint32_t regions,
+                                uint32_t point) {
   const uint32_t n = ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2], warpSize = ctx->warpSize;
   auto *events = reinterpret_cast<uint8_t *>(resume + abi::regionEventWord(n, regions));
   if (events[abi::RegionExitedByte] || n % warpSize)
     return 0;
   char *records = reinterpret_cast<char *>(resume) + abi::regionRecordsOffset(n, regions);
   auto array = [&](unsigned which) { return records + size_t(n) * which; };
-  const uint32_t op = *reinterpret_cast<uint32_t *>(array(abi::ParkOpArray));
-  const uint32_t mask = *reinterpret_cast<uint32_t *>(array(abi::ParkMaskArray));
+  const char *record = reinterpret_cast<const char *>(resume) +
+                       abi::regionUniformRecordOffset(n, regions, point);
+  uint32_t op, mask;
+  int32_t arg, width;
+  std::memcpy(&op, record + abi::ParkUniformOp, 4);
+  std::memcpy(&mask, record + abi::ParkUniformMask, 4);
+  std::memcpy(&arg, record + abi::ParkUniformArg, 4);
+  std::memcpy(&width, record + abi::ParkUniformWidth, 4);
   if (mask != ~0u || op < WarpShflIdx || op > WarpShflXor ||
-      !shuffleBlock(op, *reinterpret_cast<int32_t *>(array(abi::ParkArgArray)),
-                    *reinterpret_cast<int32_t *>(array(abi::ParkWidthArray)), warpSize, n,
+      !shuffleBlock(op, arg, width, warpSize, n,
                     reinterpret_cast<const uint64_t *>(array(abi::ParkValueArray)),
                     reinterpret_cast<uint64_t *>(array(abi::ParkResultArray))))
     return 0;
@@ -493,6 +531,6 @@ uint32_t regionActiveMask(ThreadContext *ctx) {
 } // namespace musa::sim
 
 extern "C" uint32_t __musa_sim_region_shuffle(musa::sim::ThreadContext *ctx, uint32_t *resume,
-                                              uint32_t regions) {
-  return musa::sim::completeUniformShuffle(ctx, resume, regions);
+                                              uint32_t regions, uint32_t point) {
+  return musa::sim::completeUniformShuffle(ctx, resume, regions, point);
 }

@@ -8,6 +8,10 @@
 ; reach: after running region 0 for every thread, the entry asks the simulator to complete it
 ; (__musa_sim_region_shuffle) and goes on with region 1 for every thread (its variant
 ; "region3") in the same call. A shuffle whose delta depends on the thread gets no such chain.
+; Such a point's facts carry abi::RegionPointUniform (2 | 0x100 = 258), and in the variant
+; for every thread its operation, mask, delta and width are stored through a select on
+; `all` (the uniform record there, the thread's arrays otherwise); its value always to the
+; thread's array.
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-emit-thunks,musa-form-regions
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -40,11 +44,12 @@ declare i64 @__musa_sim_warp(i32, i32, i64, i32, i32)
 !0 = !{ptr @shfl, !"kernel", i32 1}
 !1 = !{ptr @shfl_lane, !"kernel", i32 1}
 
-; CHECK: @__musa_rfacts_shfl = constant { i32, i32, [1 x i32] } { i32 {{[0-9]+}}, i32 1, [1 x i32] [i32 2] }
+; CHECK: @__musa_rfacts_shfl = constant { i32, i32, [1 x i32] } { i32 {{[0-9]+}}, i32 1, [1 x i32] [i32 258] }
+; CHECK: @__musa_rfacts_shfl_lane = constant { i32, i32, [1 x i32] } { i32 {{[0-9]+}}, i32 1, [1 x i32] [i32 2] }
 ; CHECK: define void @__musa_regions_shfl(
 ; CHECK: region2:
 ; CHECK-NEXT: call void @__musa_regions_body_shfl.all.0(
-; CHECK-NEXT: [[DONE:%[0-9]+]] = call i32 @__musa_sim_region_shuffle(ptr %1, ptr %3, i32 2)
+; CHECK-NEXT: [[DONE:%[0-9]+]] = call i32 @__musa_sim_region_shuffle(ptr %1, ptr %3, i32 2, i32 0)
 ; CHECK-NEXT: [[OK:%[0-9]+]] = icmp ne i32 [[DONE]], 0
 ; CHECK-NEXT: br i1 [[OK]], label %region3, label %done
 ; CHECK: region3:
@@ -62,6 +67,13 @@ declare i64 @__musa_sim_warp(i32, i32, i64, i32, i32)
 ; CHECK: load i64, ptr
 ; CHECK: store i32 2147483647, ptr
 ; CHECK: store i8 1, ptr
+; CHECK: define internal void @__musa_regions_body_shfl.all.0(
+; CHECK: [[OP:%[0-9]+]] = select i1 {{%[0-9]+}}, ptr {{%[0-9]+}}, ptr {{%[0-9]+}}
+; CHECK-NEXT: store i32 3, ptr [[OP]]
+; CHECK: [[MASK:%[0-9]+]] = select i1 {{%[0-9]+}}, ptr {{%[0-9]+}}, ptr {{%[0-9]+}}
+; CHECK-NEXT: store i32 -1, ptr [[MASK]]
+; CHECK-NEXT: getelementptr inbounds i64
+; CHECK-NEXT: store i64 %v, ptr
 ; CHECK: define void @__musa_regions_shfl_lane(
 ; CHECK-NOT: __musa_sim_region_shuffle
 ; CHECK: ret void

@@ -135,12 +135,17 @@ inline constexpr uint32_t RegionAllThreads = 0x40000000u;
 /// block-uniform (FormBarrierRegions): completes the shuffle if every thread parked at it as
 /// one whole-warp shuffle, and returns non-zero; the entry then runs the next region for every
 /// thread at once instead of returning to the executor. Returns 0 (nothing changed) otherwise.
+/// Its arguments: (ctx, resume, regions, point), `point` the shuffle's park point.
 inline constexpr const char *RegionShuffleFn = "__musa_sim_region_shuffle";
 /// What a region loop's park point j (entry j of the kernel's region facts) waits at.
 enum RegionPoint : uint32_t {
   RegionPointBarrier = 0, // __syncthreads
   RegionPointReduce = 1,  // __syncthreads_count/and/or
   RegionPointWarp = 2,    // a warp collective
+  // Or'ed into a shuffle point's entry when its operation, mask, lane argument and width are
+  // block-uniform: threads reaching it write those to the point's uniform record (see
+  // regionUniformRecordOffset), once for all, and only their value to the per-thread arrays.
+  RegionPointUniform = 0x100,
 };
 /// The region loop's state block, laid out for `threads` threads and `regions` regions
 /// (32-bit words from `resume`): the threads' entries, one pending flag per region, one word
@@ -163,8 +168,17 @@ inline constexpr unsigned ParkArgArray = 20;    // i32: lane, delta or xor mask;
 inline constexpr unsigned ParkWidthArray = 24;  // i32: shuffle segment width
 inline constexpr unsigned ParkOpArray = 28;     // u32: WarpOp or BlockReduceOp
 inline constexpr unsigned ParkRecordBytes = 32; // per thread
+/// After the per-thread arrays, one record per park point (regions - 1 of them) for uniform
+/// shuffles (RegionPointUniform): u32 operation, u32 mask, i32 argument, i32 width.
+inline constexpr unsigned ParkUniformOp = 0, ParkUniformMask = 4, ParkUniformArg = 8,
+                          ParkUniformWidth = 12, ParkUniformBytes = 16;
+inline constexpr uint64_t regionUniformRecordOffset(uint64_t threads, uint64_t regions,
+                                                    uint64_t point) {
+  return regionRecordsOffset(threads, regions) + ParkRecordBytes * threads +
+         ParkUniformBytes * point;
+}
 inline constexpr uint64_t regionStateBytes(uint64_t threads, uint64_t regions) {
-  return regionRecordsOffset(threads, regions) + ParkRecordBytes * threads;
+  return regionUniformRecordOffset(threads, regions, regions);
 }
 /// Called by instrumented kernels for every load, store and atomic that is not to the
 /// thread's own stack: (address, info, site, ctx). Of an access statically to shared memory
@@ -227,9 +241,10 @@ void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 /// did not hand out ends the kernel with a fault.
 void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);
 void __musa_sim_free(void *p, musa::sim::ThreadContext *ctx);
-/// See abi::RegionShuffleFn: `resume` is the region loop's state block, `regions` its count.
+/// See abi::RegionShuffleFn: `resume` is the region loop's state block, `regions` its count,
+/// `point` the shuffle's park point.
 uint32_t __musa_sim_region_shuffle(musa::sim::ThreadContext *ctx, uint32_t *resume,
-                                   uint32_t regions);
+                                   uint32_t regions, uint32_t point);
 /// Timing model: one memory access (see abi::MemAccessFn).
 void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
                     musa::sim::ThreadContext *ctx);
