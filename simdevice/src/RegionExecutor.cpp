@@ -136,6 +136,19 @@ bool shuffleBlock(uint32_t op, int32_t argument, int32_t segment, uint32_t warpS
   if (width & (width - 1))
     return false;
   const uint32_t a = uint32_t(argument);
+  if ((op == WarpShflUp || op == WarpShflDown) && a < width) {
+    // One copy shifted by `a` lanes for all segments, then the lanes that would read across a
+    // segment's edge keep their own value: a segment's first `a` (up) or last `a` (down).
+    if (op == WarpShflDown)
+      std::copy(value + a, value + n, result);
+    else
+      std::copy(value, value + n - a, result + a);
+    const uint32_t kept = op == WarpShflDown ? width - a : 0;
+    for (uint32_t base = kept; base < n; base += width)
+      for (uint32_t l = base; l < base + a; ++l)
+        result[l] = value[l];
+    return true;
+  }
   for (uint32_t base = 0; base < n; base += width) {
     const uint64_t *in = value + base;
     uint64_t *out = result + base;
@@ -144,20 +157,8 @@ bool shuffleBlock(uint32_t op, int32_t argument, int32_t segment, uint32_t warpS
       std::fill(out, out + width, in[a & (width - 1)]);
       break;
     case WarpShflUp:
-      if (a >= width) {
-        std::copy(in, in + width, out);
-      } else {
-        std::copy(in, in + a, out);
-        std::copy(in, in + width - a, out + a);
-      }
-      break;
-    case WarpShflDown:
-      if (a >= width) {
-        std::copy(in, in + width, out);
-      } else {
-        std::copy(in + a, in + width, out);
-        std::copy(in + width - a, in + width, out + width - a);
-      }
+    case WarpShflDown: // by a segment or more: every lane keeps its own value
+      std::copy(in, in + width, out);
       break;
     default: // xor: within the segment only while the mask stays below its width
       for (uint32_t l = 0; l < width; ++l)
