@@ -242,21 +242,27 @@ bool shuffleConvergedWarps(RegionState &s, uint32_t warpSize, bool &allAt) {
   return true;
 }
 
-/// After a call for every thread: the threads parked at a uniform shuffle wrote its operands
-/// to the point's uniform record (FormBarrierRegions); copies them to their park records.
-void expandUniformRecords(RegionState &s) {
-  for (uint32_t j : s.uniformPoints) {
-    const char *record = s.uniformRecords + size_t(j) * abi::ParkUniformBytes;
-    uint32_t op, mask;
-    int32_t arg, width;
+/// A uniform shuffle's operands as the region loop stored them (abi::ParkUniformBytes).
+struct UniformRecord {
+  uint32_t op, mask;
+  int32_t arg, width;
+  explicit UniformRecord(const char *record) {
     std::memcpy(&op, record + abi::ParkUniformOp, 4);
     std::memcpy(&mask, record + abi::ParkUniformMask, 4);
     std::memcpy(&arg, record + abi::ParkUniformArg, 4);
     std::memcpy(&width, record + abi::ParkUniformWidth, 4);
+  }
+};
+
+/// After a call for every thread: the threads parked at a uniform shuffle wrote its operands
+/// to the point's uniform record (FormBarrierRegions); copies them to their park records.
+void expandUniformRecords(RegionState &s) {
+  for (uint32_t j : s.uniformPoints) {
+    const UniformRecord u(s.uniformRecords + size_t(j) * abi::ParkUniformBytes);
     const uint32_t at = (j + 1) | abi::RegionParked;
     for (uint32_t t = 0; t < s.threads; ++t)
       if (s.resume[t] == at)
-        s.op[t] = op, s.mask[t] = mask, s.arg[t] = arg, s.width[t] = width;
+        s.op[t] = u.op, s.mask[t] = u.mask, s.arg[t] = u.arg, s.width[t] = u.width;
   }
 }
 
@@ -499,16 +505,10 @@ uint32_t completeUniformShuffle(ThreadContext *ctx, uint32_t *resume, uint32_t r
     return 0;
   char *records = reinterpret_cast<char *>(resume) + abi::regionRecordsOffset(n, regions);
   auto array = [&](unsigned which) { return records + size_t(n) * which; };
-  const char *record = reinterpret_cast<const char *>(resume) +
-                       abi::regionUniformRecordOffset(n, regions, point);
-  uint32_t op, mask;
-  int32_t arg, width;
-  std::memcpy(&op, record + abi::ParkUniformOp, 4);
-  std::memcpy(&mask, record + abi::ParkUniformMask, 4);
-  std::memcpy(&arg, record + abi::ParkUniformArg, 4);
-  std::memcpy(&width, record + abi::ParkUniformWidth, 4);
-  if (mask != ~0u || op < WarpShflIdx || op > WarpShflXor ||
-      !shuffleBlock(op, arg, width, warpSize, n,
+  const UniformRecord u(reinterpret_cast<const char *>(resume) +
+                        abi::regionUniformRecordOffset(n, regions, point));
+  if (u.mask != ~0u || u.op < WarpShflIdx || u.op > WarpShflXor ||
+      !shuffleBlock(u.op, u.arg, u.width, warpSize, n,
                     reinterpret_cast<const uint64_t *>(array(abi::ParkValueArray)),
                     reinterpret_cast<uint64_t *>(array(abi::ParkResultArray))))
     return 0;
