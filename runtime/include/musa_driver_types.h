@@ -218,16 +218,62 @@ enum musaLaunchAttributeID {
   musaLaunchAttributeAccessPolicyWindow = 1,
   musaLaunchAttributeCooperative = 2,
   musaLaunchAttributeSynchronizationPolicy = 3,
-  musaLaunchAttributePriority = 8
+  musaLaunchAttributeClusterDimension = 4,
+  musaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  musaLaunchAttributeProgrammaticStreamSerialization = 6,
+  musaLaunchAttributeProgrammaticEvent = 7,
+  musaLaunchAttributePriority = 8,
+  musaLaunchAttributeMemSyncDomainMap = 9,
+  musaLaunchAttributeMemSyncDomain = 10
 };
 typedef enum musaLaunchAttributeID musaLaunchAttributeID;
+enum musaClusterSchedulingPolicy {
+  musaClusterSchedulingPolicyDefault = 0,
+  musaClusterSchedulingPolicySpread = 1,
+  musaClusterSchedulingPolicyLoadBalancing = 2
+};
+enum musaLaunchMemSyncDomain {
+  musaLaunchMemSyncDomainDefault = 0,
+  musaLaunchMemSyncDomainRemote = 1
+};
+typedef struct musaLaunchMemSyncDomainMap_st {
+  unsigned char default_;
+  unsigned char remote;
+} musaLaunchMemSyncDomainMap;
 typedef union musaLaunchAttributeValue {
   char pad[64];
   struct musaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
   enum musaSynchronizationPolicy syncPolicy;
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+  enum musaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+  int programmaticStreamSerializationAllowed;
+  struct {
+    musaEvent_t event;
+    int flags;
+    int triggerAtBlockStart;
+  } programmaticEvent;
   int priority;
+  musaLaunchMemSyncDomainMap memSyncDomainMap;
+  enum musaLaunchMemSyncDomain memSyncDomain;
 } musaLaunchAttributeValue;
+/** One attribute of a musaLaunchKernelEx launch. */
+typedef struct musaLaunchAttribute_st {
+  musaLaunchAttributeID id;
+  char pad[8 - sizeof(musaLaunchAttributeID)];
+  musaLaunchAttributeValue val;
+} musaLaunchAttribute;
+/** What musaLaunchKernelEx launches with: the <<<>>> configuration plus attributes. */
+typedef struct musaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  musaStream_t stream;
+  musaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} musaLaunchConfig_t;
 typedef enum musaLaunchAttributeID musaKernelNodeAttrID;
 typedef musaLaunchAttributeValue musaKernelNodeAttrValue;
 #define musaKernelNodeAttributeAccessPolicyWindow musaLaunchAttributeAccessPolicyWindow

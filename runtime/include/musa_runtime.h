@@ -365,6 +365,15 @@ template <class T>
 static inline musaError_t musaHostAlloc(T **ptr, size_t size, unsigned int flags) {
   return musaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
 }
+/** CUDA's C++ cudaLaunchKernelEx: the arguments converted to the kernel's parameter types. */
+template <typename... ExpTypes, typename... ActTypes>
+static inline musaError_t musaLaunchKernelEx(const musaLaunchConfig_t *config,
+                                             void (*kernel)(ExpTypes...), ActTypes &&...args) {
+  return [&](ExpTypes... coerced) {
+    void *pointers[] = {static_cast<void *>(&coerced)..., nullptr};
+    return ::musaLaunchKernelExC(config, reinterpret_cast<const void *>(kernel), pointers);
+  }(static_cast<ActTypes &&>(args)...);
+}
 template <class T>
 static inline musaError_t musaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
                                            size_t sharedMem = 0, musaStream_t stream = 0) {

@@ -429,6 +429,13 @@ musaError_t musaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 musaError_t musaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
                                         void **args, size_t sharedMem, musaStream_t stream);
 
+/** musaLaunchKernel with attributes (CUDA's cudaLaunchKernelExC): cooperative launches and a
+ *  launch priority take effect; access-policy windows, synchronization policy, programmatic
+ *  serialization and events, memory-sync domains and cluster scheduling preferences are
+ *  validated hints; clusters other than 1x1x1 give musaErrorNotSupported (the simulated
+ *  devices report clusterLaunch 0). musa_runtime.h adds the C++ musaLaunchKernelEx. */
+musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *func, void **args);
+
 /* occupancy: from the device profile's limits (threads, blocks and shared memory per
  * multiprocessor; registers at the profile's assumed use per thread, since the simulator
  * cannot count a kernel's registers). musa_runtime.h adds CUDA's C++ templates, including

@@ -56,7 +56,8 @@ uint64_t coResidentBlocks(const musa::sim::DeviceProfile &p, const sim::KernelEn
 }
 
 musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
-                   musaStream_t handle, bool cooperative = false) {
+                   musaStream_t handle, bool cooperative = false,
+                   std::optional<int> priority = {}) {
   if (!func)
     return musaErrorInvalidDeviceFunction;
   Runtime &rt = Runtime::get();
@@ -65,7 +66,8 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
   auto prepared = std::make_shared<PreparedLaunch>();
   if (musaError_t e = prepareLaunch(func, grid, block, args, sharedMem, *stream->device,
-                                    stream->priority, cooperative, *prepared))
+                                    priority.value_or(stream->priority), cooperative,
+                                    *prepared))
     return e;
   bool captured;
   if (musaError_t e = Capture::route(*stream, musa::graph::NodeType::Kernel,
@@ -248,6 +250,79 @@ musaError_t musaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
                                         size_t sharedMem, musaStream_t stream) {
   MUSA_BACKEND_HOOK(musaLaunchCooperativeKernel, func, grid, block, args, sharedMem, stream);
   return apiCall([&] { return launch(func, grid, block, args, sharedMem, stream, true); });
+}
+
+musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *func,
+                                void **args) {
+  if (!config || (config->numAttrs && !config->attrs))
+    return recordError(musaErrorInvalidValue);
+  bool cooperative = false;
+  std::optional<int> priority;
+  musaEvent_t programmatic = nullptr;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const musaLaunchAttributeValue &v = config->attrs[i].val;
+    bool valid = true;
+    switch (config->attrs[i].id) {
+    case musaLaunchAttributeIgnore:
+      break;
+    case musaLaunchAttributeCooperative:
+      cooperative = v.cooperative != 0;
+      break;
+    case musaLaunchAttributePriority:
+      // Clamped to the devices' range as stream priorities are (musaStreamSetAttribute).
+      priority = std::clamp(v.priority, -5, 0);
+      break;
+    case musaLaunchAttributeClusterDimension:
+      if (v.clusterDim.x == 0 || v.clusterDim.y == 0 || v.clusterDim.z == 0)
+        return recordError(musaErrorInvalidValue);
+      if (v.clusterDim.x * v.clusterDim.y * v.clusterDim.z != 1)
+        return recordError(musaErrorNotSupported); // no thread-block clusters (clusterLaunch 0)
+      break;
+    case musaLaunchAttributeAccessPolicyWindow:
+      valid = validAccessPolicyWindow(v.accessPolicyWindow);
+      break;
+    case musaLaunchAttributeSynchronizationPolicy:
+      valid = v.syncPolicy >= musaSyncPolicyAuto && v.syncPolicy <= musaSyncPolicyBlockingSync;
+      break;
+    case musaLaunchAttributeClusterSchedulingPolicyPreference:
+      valid = v.clusterSchedulingPolicyPreference >= musaClusterSchedulingPolicyDefault &&
+              v.clusterSchedulingPolicyPreference <= musaClusterSchedulingPolicyLoadBalancing;
+      break;
+    case musaLaunchAttributeProgrammaticStreamSerialization:
+      break; // the simulator runs a stream's kernels one after another anyway
+    case musaLaunchAttributeProgrammaticEvent:
+      // CUDA triggers it once every block has triggered or exited: here, when the kernel has
+      // run (it is recorded on the stream after the launch).
+      programmatic = v.programmaticEvent.event;
+      valid = programmatic != nullptr;
+      break;
+    case musaLaunchAttributeMemSyncDomainMap:
+      break;
+    case musaLaunchAttributeMemSyncDomain:
+      valid = v.memSyncDomain == musaLaunchMemSyncDomainDefault ||
+              v.memSyncDomain == musaLaunchMemSyncDomainRemote;
+      break;
+    default:
+      valid = false;
+    }
+    if (!valid)
+      return recordError(musaErrorInvalidValue);
+  }
+  musaError_t launched;
+  if (musa::rt::backend::routing() || !priority) // through the entries a backend forwards
+    launched = cooperative ? musaLaunchCooperativeKernel(func, config->gridDim, config->blockDim,
+                                                         args, config->dynamicSmemBytes,
+                                                         config->stream)
+                           : musaLaunchKernel(func, config->gridDim, config->blockDim, args,
+                                              config->dynamicSmemBytes, config->stream);
+  else
+    launched = apiCall([&] {
+      return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                    config->stream, cooperative, priority);
+    });
+  if (launched != musaSuccess || !programmatic)
+    return launched;
+  return musaEventRecord(programmatic, config->stream);
 }
 
 musaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
