@@ -430,10 +430,12 @@ musaError_t musaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
                                         void **args, size_t sharedMem, musaStream_t stream);
 
 /** musaLaunchKernel with attributes (CUDA's cudaLaunchKernelExC): cooperative launches and a
- *  launch priority take effect; access-policy windows, synchronization policy, programmatic
- *  serialization and events, memory-sync domains and cluster scheduling preferences are
- *  validated hints; clusters other than 1x1x1 give musaErrorNotSupported (the simulated
- *  devices report clusterLaunch 0). musa_runtime.h adds the C++ musaLaunchKernelEx. */
+ *  launch priority take effect; a programmatic event (created with musaEventDisableTiming) is
+ *  recorded once the kernel has run; access-policy windows, synchronization policy,
+ *  programmatic serialization, memory-sync domains, cluster scheduling preferences and
+ *  cluster dimensions (tiling the grid, at most 8 blocks: musaErrorInvalidClusterSize
+ *  otherwise) are validated and otherwise change nothing. musa_runtime.h adds the C++
+ *  musaLaunchKernelEx. */
 musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *func, void **args);
 
 /* occupancy: from the device profile's limits (threads, blocks and shared memory per

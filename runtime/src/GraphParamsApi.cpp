@@ -72,6 +72,8 @@ musaError_t musaGraphKernelNodeSetParams(musaGraphNode_t handle, const musaKerne
 
 musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
                                             const musaKernelNodeAttrValue *value) {
+  if (!value) // before a backend forwards it: CUDA crashes on a null attribute value
+    return recordError(musaErrorInvalidValue);
   MUSA_BACKEND_HOOK(musaGraphKernelNodeSetAttribute, handle, attr, value);
   return apiCall([&] {
     graph::Node *n = findNode(handle);
@@ -94,6 +96,8 @@ musaError_t musaGraphKernelNodeSetAttribute(musaGraphNode_t handle, musaKernelNo
 
 musaError_t musaGraphKernelNodeGetAttribute(musaGraphNode_t handle, musaKernelNodeAttrID attr,
                                             musaKernelNodeAttrValue *value) {
+  if (!value) // before a backend forwards it: CUDA crashes on a null attribute value
+    return recordError(musaErrorInvalidValue);
   MUSA_BACKEND_HOOK(musaGraphKernelNodeGetAttribute, handle, attr, value);
   return apiCall([&] {
     graph::Node *n = findNode(handle);

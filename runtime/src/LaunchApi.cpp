@@ -272,12 +272,17 @@ musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *fu
       // Clamped to the devices' range as stream priorities are (musaStreamSetAttribute).
       priority = std::clamp(v.priority, -5, 0);
       break;
-    case musaLaunchAttributeClusterDimension:
-      if (v.clusterDim.x == 0 || v.clusterDim.y == 0 || v.clusterDim.z == 0)
-        return recordError(musaErrorInvalidValue);
-      if (v.clusterDim.x * v.clusterDim.y * v.clusterDim.z != 1)
-        return recordError(musaErrorNotSupported); // no thread-block clusters (clusterLaunch 0)
+    case musaLaunchAttributeClusterDimension: {
+      // As the H200 answers (tests/hardware/probes/launch_ex_probe.h200.txt): a cluster must
+      // tile the grid, at most the portable 8 blocks. Clusters only group blocks for
+      // co-scheduling and cluster-scope features the simulator's device code does not offer,
+      // so a valid one changes nothing in how the blocks run.
+      const auto &c = v.clusterDim;
+      if (c.x == 0 || c.y == 0 || c.z == 0 || uint64_t(c.x) * c.y * c.z > 8 ||
+          config->gridDim.x % c.x || config->gridDim.y % c.y || config->gridDim.z % c.z)
+        return recordError(musaErrorInvalidClusterSize);
       break;
+    }
     case musaLaunchAttributeAccessPolicyWindow:
       valid = validAccessPolicyWindow(v.accessPolicyWindow);
       break;
@@ -290,12 +295,19 @@ musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *fu
       break;
     case musaLaunchAttributeProgrammaticStreamSerialization:
       break; // the simulator runs a stream's kernels one after another anyway
-    case musaLaunchAttributeProgrammaticEvent:
+    case musaLaunchAttributeProgrammaticEvent: {
       // CUDA triggers it once every block has triggered or exited: here, when the kernel has
-      // run (it is recorded on the stream after the launch).
+      // run (it is recorded on the stream after the launch). It must be an event without
+      // timing, as on the H200.
       programmatic = v.programmaticEvent.event;
-      valid = programmatic != nullptr;
+      std::shared_ptr<Event> event =
+          programmatic ? Runtime::get().resolveEvent(programmatic) : nullptr;
+      if (!event)
+        return recordError(musaErrorInvalidResourceHandle);
+      if (!(event->flags & musaEventDisableTiming))
+        return recordError(musaErrorNotSupported);
       break;
+    }
     case musaLaunchAttributeMemSyncDomainMap:
       break;
     case musaLaunchAttributeMemSyncDomain:

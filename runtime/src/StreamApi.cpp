@@ -67,10 +67,12 @@ extern "C" musaError_t musaStreamGetPriority(musaStream_t handle, int *priority)
 
 extern "C" musaError_t musaStreamSetAttribute(musaStream_t handle, musaStreamAttrID attr,
                                               const musaStreamAttrValue *value) {
+  // Checked before a backend forwards the call: CUDA crashes on a null value (the H200 does,
+  // tests/hardware/probes/launch_ex_probe.h200.txt).
+  if (!value)
+    return recordError(musaErrorInvalidValue);
   MUSA_BACKEND_HOOK(musaStreamSetAttribute, handle, attr, value);
   return apiCall([&] {
-    if (!value)
-      return musaErrorInvalidValue;
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;
@@ -101,10 +103,10 @@ extern "C" musaError_t musaStreamSetAttribute(musaStream_t handle, musaStreamAtt
 
 extern "C" musaError_t musaStreamGetAttribute(musaStream_t handle, musaStreamAttrID attr,
                                               musaStreamAttrValue *value) {
+  if (!value) // before a backend forwards it: CUDA crashes on a null value
+    return recordError(musaErrorInvalidValue);
   MUSA_BACKEND_HOOK(musaStreamGetAttribute, handle, attr, value);
   return apiCall([&] {
-    if (!value)
-      return musaErrorInvalidValue;
     std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
     if (!stream)
       return musaErrorInvalidResourceHandle;

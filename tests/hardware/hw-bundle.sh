@@ -34,7 +34,8 @@ for t in block_reduce tiled_matmul noinline_specials dynamic_shared grid3d templ
          active_mask clocks graph_vector_add graph_capture graph_update graph_memory \
          graph_conditional graph_semaphores graph_many reset_race per_thread_streams \
          guide_graphs_explicit guide_graphs_capture guide_graphs_exec guide_graphs_limits \
-         warp_size diff_race cg_extras stream_attributes cuda13_forms graph_update_pending; do
+         warp_size diff_race cg_extras stream_attributes cuda13_forms graph_update_pending \
+         launch_kernel_ex; do
   if [ -f "$src/tests/e2e/$t.mu" ]; then build_one "$t" "$src/tests/e2e/$t.mu"; fi
 done
 build_one diff_race "$src/tests/hardware/diff_race.mu"
