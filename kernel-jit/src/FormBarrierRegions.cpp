@@ -509,10 +509,8 @@ void scopeFrameSlots(ArrayRef<AllocaInst *> slots) {
           work.push_back(user);
           continue;
         }
-        bool access = (isa<LoadInst>(user) && getLoadStorePointerOperand(I) == pointer) ||
-                      (isa<StoreInst>(user) && getLoadStorePointerOperand(I) == pointer);
-        if (!access)
-          continue;
+        if (getLoadStorePointerOperand(user) != pointer)
+          continue; // not a load or store through it (a store *of* it, a call)
         I->setMetadata(LLVMContext::MD_alias_scope,
                        MDNode::concatenate(I->getMetadata(LLVMContext::MD_alias_scope), own));
         I->setMetadata(LLVMContext::MD_noalias,

@@ -488,13 +488,9 @@ void emitKernelSiteRanges(Module &M, ArrayRef<Function *> kernels, uint32_t site
       Function *F = work.pop_back_val();
       if (!seen.insert(F).second)
         continue;
-      if (MDNode *range = F->getMetadata(CounterRangeMD)) {
-        auto at = [&](unsigned i) {
-          return uint32_t(mdconst::extract<ConstantInt>(range->getOperand(i))->getZExtValue());
-        };
-        if (at(3) > at(2))
-          first = std::min(first, at(2)), end = std::max(end, at(3));
-      }
+      if (std::optional<CounterRange> range = counterRangeOf(*F);
+          range && range->endSite > range->firstSite)
+        first = std::min(first, range->firstSite), end = std::max(end, range->endSite);
       for (Instruction &I : instructions(*F)) {
         auto *call = dyn_cast<CallBase>(&I);
         if (!call || call->isInlineAsm())
@@ -604,6 +600,16 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
                                                       ConstantArray::get(tableType, rows)}),
                      TimingBlocksSymbol);
   return PreservedAnalyses::none();
+}
+
+std::optional<CounterRange> counterRangeOf(const Function &F) {
+  MDNode *md = F.getMetadata(CounterRangeMD);
+  if (!md)
+    return std::nullopt;
+  auto at = [&](unsigned i) {
+    return uint32_t(mdconst::extract<ConstantInt>(md->getOperand(i))->getZExtValue());
+  };
+  return CounterRange{at(0), at(1), at(2), at(3)};
 }
 
 } // namespace musa::jit

@@ -24,27 +24,10 @@ using namespace llvm;
 
 namespace musa::jit {
 
-namespace {
-
-struct CounterRange {
-  uint32_t firstBlock = UINT32_MAX, endBlock = 0, firstSite = UINT32_MAX, endSite = 0;
-  void add(const MDNode &md) {
-    auto at = [&](unsigned i) {
-      return uint32_t(mdconst::extract<ConstantInt>(md.getOperand(i))->getZExtValue());
-    };
-    if (at(1) > at(0))
-      firstBlock = std::min(firstBlock, at(0)), endBlock = std::max(endBlock, at(1));
-    if (at(3) > at(2))
-      firstSite = std::min(firstSite, at(2)), endSite = std::max(endSite, at(3));
-  }
-};
-
-} // namespace
-
 void localizeCounters(Function &L, Value *ctx, Function &K) {
   Module &M = *L.getParent();
-  MDNode *rangeMD = K.getMetadata(CounterRangeMD);
-  if (!M.getNamedGlobal(TimingSitesSymbol) || !rangeMD)
+  std::optional<CounterRange> counted = counterRangeOf(K);
+  if (!M.getNamedGlobal(TimingSitesSymbol) || !counted)
     return;
   // The kernel's own code, inlined here, reads the counters' addresses from the context;
   // those reads become the local arrays. Functions it calls keep the real counters.
@@ -57,8 +40,12 @@ void localizeCounters(Function &L, Value *ctx, Function &K) {
     if (!InlineFunction(*call, info).isSuccess())
       return;
   }
-  CounterRange range;
-  range.add(*rangeMD);
+  // A range that is empty (end <= first) counts nothing.
+  CounterRange range = *counted;
+  if (range.endBlock <= range.firstBlock)
+    range.firstBlock = range.endBlock = 0;
+  if (range.endSite <= range.firstSite)
+    range.firstSite = range.endSite = 0;
   SmallVector<LoadInst *, 16> reads[3];
   const unsigned offsets[3] = {sim::abi::CountersOffset, sim::abi::BlockCountsOffset,
                                sim::abi::SiteAccumOffset};

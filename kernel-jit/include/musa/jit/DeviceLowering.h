@@ -18,6 +18,7 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,11 @@ inline constexpr const char *FullVariantSuffix = ".musa.full";
 /// Function metadata !{i32 firstBlock, i32 endBlock, i32 firstSite, i32 endSite}: the basic
 /// blocks and access sites InstrumentTimingPass numbered in the function.
 inline constexpr const char *CounterRangeMD = "musa.timing.range";
+struct CounterRange {
+  uint32_t firstBlock = 0, endBlock = 0, firstSite = 0, endSite = 0;
+};
+/// What CounterRangeMD says of `F`; nullopt if it has none.
+std::optional<CounterRange> counterRangeOf(const llvm::Function &F);
 /// { i32 n, [n x [ClassCount x i32]] }: the instruction counts per class of each basic block
 /// InstrumentTimingPass numbered (ThreadContext::blockCounts indexes the same numbers). The
 /// light variant counts only executions of blocks (u64 each); the runtime multiplies them by
