@@ -468,10 +468,12 @@ void sortLanes(std::vector<uint64_t> &values) {
     std::sort(values.begin(), values.end());
 }
 
-/// Distinct 32-byte sectors touched by one warp access.
+/// Distinct 32-byte sectors touched by one warp access; leaves `scratch` sorted and distinct
+/// (warpLines reads it next).
 uint64_t warpSectors(std::vector<uint64_t> &scratch) {
   sortLanes(scratch);
-  return uint64_t(std::unique(scratch.begin(), scratch.end()) - scratch.begin());
+  scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+  return uint64_t(scratch.size());
 }
 
 /// The number of distinct values in `values` (which it may reorder): a bitmap over their
