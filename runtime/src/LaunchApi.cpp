@@ -300,8 +300,11 @@ musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *fu
       // run (it is recorded on the stream after the launch). It must be an event without
       // timing, as on the H200.
       programmatic = v.programmaticEvent.event;
-      std::shared_ptr<Event> event =
-          programmatic ? Runtime::get().resolveEvent(programmatic) : nullptr;
+      if (!programmatic)
+        return recordError(musaErrorInvalidResourceHandle);
+      if (musa::rt::backend::routing())
+        break; // the backend's events are the target's: it checks the recording below
+      std::shared_ptr<Event> event = Runtime::get().resolveEvent(programmatic);
       if (!event)
         return recordError(musaErrorInvalidResourceHandle);
       if (!(event->flags & musaEventDisableTiming))
