@@ -302,9 +302,9 @@ musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *fu
       programmatic = v.programmaticEvent.event;
       if (!programmatic)
         return recordError(musaErrorInvalidResourceHandle);
-      if (musa::rt::backend::routing())
-        break; // the backend's events are the target's: it checks the recording below
       std::shared_ptr<Event> event = Runtime::get().resolveEvent(programmatic);
+      if (!event && musa::rt::backend::routing())
+        break; // a forwarding backend's event is the target's: it checks the recording below
       if (!event)
         return recordError(musaErrorInvalidResourceHandle);
       if (!(event->flags & musaEventDisableTiming))
