@@ -269,8 +269,7 @@ musaError_t musaLaunchKernelExC(const musaLaunchConfig_t *config, const void *fu
       cooperative = v.cooperative != 0;
       break;
     case musaLaunchAttributePriority:
-      // Clamped to the devices' range as stream priorities are (musaStreamSetAttribute).
-      priority = std::clamp(v.priority, -5, 0);
+      priority = clampPriority(v.priority); // as stream priorities are (the H200 accepts -100)
       break;
     case musaLaunchAttributeClusterDimension: {
       // As the H200 answers (tests/hardware/probes/launch_ex_probe.h200.txt): a cluster must

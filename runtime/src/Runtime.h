@@ -15,6 +15,7 @@
 #include "musa/sim/StreamQueue.h"
 #include "musa/sim/Timing.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -52,6 +53,13 @@ inline size_t persistingL2MaxSize(const sim::DeviceProfile &p) {
   return size_t(p.l2CacheSize) / 4 * 3;
 }
 inline constexpr size_t AccessPolicyMaxWindowSize = 134217728;
+
+/// The priority range every simulated device reports (CUDA's on current GPUs): 0 is the least
+/// urgent, -5 the most; requests outside the range are clamped, as CUDA does.
+inline constexpr int LeastPriority = 0, GreatestPriority = -5;
+inline int clampPriority(int priority) {
+  return std::clamp(priority, GreatestPriority, LeastPriority);
+}
 
 /// CUDA's checks of an access policy window (streams and kernel nodes): it spans at most
 /// AccessPolicyMaxWindowSize bytes, hitRatio lies in [0, 1], the properties are named ones and

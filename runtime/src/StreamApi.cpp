@@ -11,9 +11,6 @@
 using namespace musa::rt;
 
 namespace {
-// The priority range every simulated device reports (CUDA's on current GPUs): 0 is the least
-// urgent, -5 the most; requests outside the range are clamped, as CUDA does.
-constexpr int LeastPriority = 0, GreatestPriority = -5;
 
 musaError_t createStream(musaStream_t *stream, unsigned flags, int priority) {
   if (!stream || (flags & ~unsigned(musaStreamNonBlocking)))
@@ -21,7 +18,7 @@ musaError_t createStream(musaStream_t *stream, unsigned flags, int priority) {
   Device *d = Runtime::get().currentDevice();
   if (!d)
     return musaErrorNoDevice;
-  priority = std::clamp(priority, GreatestPriority, LeastPriority);
+  priority = clampPriority(priority);
   *stream = reinterpret_cast<musaStream_t>(d->createStream(flags, priority).get());
   return musaSuccess;
 }
@@ -93,7 +90,7 @@ extern "C" musaError_t musaStreamSetAttribute(musaStream_t handle, musaStreamAtt
       return musaSuccess;
     }
     case musaStreamAttributePriority: // later launches and graph launches use it
-      stream->priority = std::clamp(value->priority, GreatestPriority, LeastPriority);
+      stream->priority = clampPriority(value->priority);
       return musaSuccess;
     default:
       return musaErrorInvalidValue; // not an attribute of streams

@@ -338,8 +338,7 @@ namespace {
 /// Set bits of words [first, end). The baseline x86-64 target has no POPCNT instruction, so
 /// __builtin_popcountll there is a libgcc call per word; the bitmaps hold one word per 2 KiB
 /// of footprint, counted on every launch.
-template <class Word>
-__attribute__((no_sanitize("thread"))) inline uint64_t countBitsOf(const Word *words,
+__attribute__((no_sanitize("thread"))) inline uint64_t countBitsOf(const uint64_t *words,
                                                                     uint64_t first,
                                                                     uint64_t end) {
   uint64_t n = 0;
