@@ -67,6 +67,101 @@ bool fusedIntoAdd(Instruction &I) {
                   user->getOpcode() == Instruction::FSub) && user->hasAllowContract();
 }
 
+bool isHalfType(Type *T) { return T->getScalarType()->isHalfTy() || T->getScalarType()->isBFloatTy(); }
+
+bool isHalfArithmeticOpcode(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::FAdd: case Instruction::FSub: case Instruction::FMul:
+  case Instruction::FNeg:
+    return true;
+  default:
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
+      switch (intrinsic->getIntrinsicID()) {
+      case Intrinsic::fma: case Intrinsic::fmuladd: case Intrinsic::fabs:
+      case Intrinsic::minnum: case Intrinsic::maxnum:
+        return true;
+      default:
+        break;
+      }
+    return false;
+  }
+}
+
+/// Half-precision arithmetic as the device headers write it: operands widened from half (or
+/// bfloat16), one operation in float or double, the result narrowed back. The GPU does that
+/// as one half instruction on half registers, so the widenings and narrowings are free and
+/// the operation counts once (HalfOps::operations). Found as a fixed point: an arithmetic
+/// instruction stays a half operation while each operand is a constant, a widening from half
+/// or another half operation, and each use is a narrowing to half or another half operation.
+struct HalfOps {
+  SmallPtrSet<const Instruction *, 16> operations, conversions; // conversions: free
+  bool empty() const { return operations.empty(); }
+};
+
+bool isWidenedHalf(const Value *V) {
+  while (auto *ext = dyn_cast<FPExtInst>(V)) {
+    if (isHalfType(ext->getSrcTy()))
+      return true;
+    V = ext->getOperand(0);
+  }
+  return false;
+}
+
+bool narrowsToHalf(const Instruction *I) {
+  auto *trunc = dyn_cast<FPTruncInst>(I);
+  if (!trunc)
+    return false;
+  if (isHalfType(trunc->getDestTy()))
+    return true;
+  return !trunc->user_empty() && all_of(trunc->users(), [](const User *U) {
+    return isa<Instruction>(U) && narrowsToHalf(cast<Instruction>(U));
+  });
+}
+
+HalfOps findHalfOps(Function &F) {
+  HalfOps h;
+  for (Instruction &I : instructions(F))
+    if (isHalfArithmeticOpcode(I) && !isHalfType(I.getType()) && I.getType()->isFloatingPointTy())
+      h.operations.insert(&I);
+  if (h.empty())
+    return h;
+  for (bool changed = true; changed;) {
+    SmallVector<const Instruction *, 8> dropped;
+    for (const Instruction *I : h.operations) {
+      bool operandsOk = all_of(I->operands(), [&](const Value *V) {
+        if (!V->getType()->isFloatingPointTy())
+          return true; // a call's callee
+        auto *op = dyn_cast<Instruction>(V);
+        return isa<ConstantFP>(V) || isWidenedHalf(V) || (op && h.operations.count(op));
+      });
+      bool usesOk = !I->user_empty() && all_of(I->users(), [&](const User *U) {
+        auto *user = dyn_cast<Instruction>(U);
+        return user && (narrowsToHalf(user) || h.operations.count(user));
+      });
+      if (!operandsOk || !usesOk)
+        dropped.push_back(I);
+    }
+    for (const Instruction *I : dropped)
+      h.operations.erase(I);
+    changed = !dropped.empty();
+  }
+  for (const Instruction *I : h.operations)
+    for (const Value *V : I->operands())
+      for (auto *ext = dyn_cast<FPExtInst>(V); ext; ext = dyn_cast<FPExtInst>(ext->getOperand(0)))
+        if (all_of(ext->users(), [&](const User *U) {
+              auto *user = dyn_cast<Instruction>(U);
+              return user && (h.operations.count(user) || h.conversions.count(user) ||
+                              isa<FPExtInst>(user));
+            }))
+          h.conversions.insert(ext);
+  for (const Instruction *I : h.operations)
+    for (const User *U : I->users())
+      for (auto *trunc = dyn_cast<FPTruncInst>(U); trunc;
+           trunc = trunc->hasOneUse() ? dyn_cast<FPTruncInst>(*trunc->user_begin()) : nullptr)
+        h.conversions.insert(trunc);
+  return h;
+}
+
 /// Adds the cost of one instruction to `c` (memory accesses excepted).
 void classify(Instruction &I, Counts &c) {
   using namespace sim::abi;
@@ -203,22 +298,42 @@ struct BlockPlan {
   bool countsIssued = true; // the thread's own count too (see readsThreadClock)
 };
 
-BlockPlan planBlock(BasicBlock &BB) {
+BlockPlan planBlock(BasicBlock &BB, const HalfOps &half) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   BlockPlan plan;
-  unsigned loads = 0;
+  unsigned loads = 0, halfOperations = 0;
+  // A load's depth: the most global loads on one def-use path to it within the block, itself
+  // included. The block's loads wait for memory `chain` times one after another (a pointer
+  // chase unrolled four times is four waits; four independent loads are one).
+  DenseMap<const Instruction *, unsigned> depth;
+  unsigned chain = 0;
   for (Instruction &I : BB) {
+    unsigned d = 0;
+    for (const Value *V : I.operands())
+      if (auto *op = dyn_cast<Instruction>(V); op && op->getParent() == &BB)
+        d = std::max(d, depth.lookup(op));
     uint32_t info = 0;
     if (accessPointer(I, info, DL)) {
       plan.accesses.push_back({&I, info});
-      loads += !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
+      bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
+      loads += load;
+      d += load;
     } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
       ++plan.counts[sim::abi::ClassInt]; // a special-register read or a stack access
-    } else {
+    } else if (half.operations.count(&I)) {
+      halfOperations += !fusedIntoAdd(I);
+    } else if (!half.conversions.count(&I)) {
       classify(I, plan.counts);
     }
+    if (d)
+      depth[&I] = d;
+    chain = std::max(chain, d);
   }
-  uint32_t group = std::min(loads, 255u) << sim::abi::AccessGroupShift;
+  // Half operations pair up as one two-lane instruction (HFMA2, HADD2): the way __half2 code
+  // compiles, and what the lanes of a vectorised half loop become.
+  plan.counts[sim::abi::ClassFp32] += (halfOperations + 1) / 2;
+  unsigned parallel = chain ? (loads + chain / 2) / chain : 0;
+  uint32_t group = std::clamp(parallel, 1u, 255u) << sim::abi::AccessGroupShift;
   for (auto &access : plan.accesses)
     access.second |= group;
   plan.total = unsigned(plan.accesses.size());
@@ -554,8 +669,9 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
     bool kernel = is_contained(kernels, F);
     uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
     SmallVector<SharedHook, 16> sharedHooks; // split out once the blocks are numbered
+    HalfOps half = findHalfOps(*F), fullHalf = findHalfOps(*G);
     for (auto [BB, fullBB] : zip(*F, *G)) {
-      BlockPlan plan = planBlock(BB), fullPlan = planBlock(fullBB);
+      BlockPlan plan = planBlock(BB, half), fullPlan = planBlock(fullBB, fullHalf);
       plan.countsIssued = fullPlan.countsIssued = countsIssued;
       uint32_t blockId = uint32_t(rows.size());
       IRBuilder<> b(&*BB.getFirstInsertionPt());

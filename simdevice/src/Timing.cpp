@@ -639,7 +639,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     e.warpInstructions[c] = double(k.classes[c]) * ratio;
   }
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
-  double loadSectors = 0, loadLines = 0, otherSectors = 0, otherLines = 0;
+  double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double barriers = e.warpInstructions[abi::ClassBarrier];
   for (const SiteStats &s : k.sites) {
     uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
@@ -666,7 +666,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
         otherSectors += warps * sectors, otherLines += lines;
       } else {
-        loadSectors += warps * sectors, loadLines += lines;
+        loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
         globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
       }
     }
@@ -691,7 +691,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,
       perBlock(e.globalWarpAccesses + e.sharedWarpAccesses + e.warpInstructions[abi::ClassWarp]) *
           w / p.ldstLanes,
-      perBlock(e.sectors) / p.l1SectorsPerCycle};
+      // L1: four sectors of one 128-byte line per cycle; a warp access spanning several
+      // lines takes one cycle per line (its tag lookups are one per line).
+      std::max(perBlock(e.sectors) / p.l1SectorsPerCycle, perBlock(loadLines + otherLines))};
   double issued = 0;
   for (double x : e.warpInstructions)
     issued += x;
@@ -723,9 +725,12 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for
   // L1, L2 or DRAM in the proportions the reuse figures give.
   double toDram = l2Bytes > 0 ? std::clamp(e.dramBytes / l2Bytes, 0.0, 1.0) : 1.0;
+  // A load that spans several lines returns after its last line's tag lookup.
+  double linesPerLoad = loadWarps > 0 ? loadLines / loadWarps : 1;
   double loadLatency =
       (1 - reuse) * p.l1LatencyCycles +
-      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles);
+      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles) +
+      std::max(0.0, linesPerLoad - 1);
   double instructionsPerWarp = issued / (blocks * warpsPerBlock);
   double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
   double barriersPerWarp = barriers / (blocks * warpsPerBlock);

@@ -86,8 +86,9 @@ enum InstrClass : unsigned {
   ClassWarp,    // shuffles, votes and other warp collectives
   ClassCount
 };
-/// MemAccessFn's `info` argument: size in bytes (bits 0-15), flags, and the number of global
-/// load sites in the access's basic block (bits 24-31, for memory-level parallelism).
+/// MemAccessFn's `info` argument: size in bytes (bits 0-15), flags, and how many of the
+/// access's basic block's global loads are in flight at once (bits 24-31: the block's loads
+/// over its longest chain of loads that depend on one another; for memory-level parallelism).
 inline constexpr uint32_t AccessStore = 1u << 16;
 inline constexpr uint32_t AccessAtomic = 1u << 17;
 /// A compare-and-swap in a loop (a retry loop): under contention each thread tries until it
