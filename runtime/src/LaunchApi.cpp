@@ -185,7 +185,11 @@ void PreparedLaunch::run() const {
     return;
   counters->settled();
   sim::ReportRow row;
-  row.estimate = sim::estimateKernel(profile, launch, *counters);
+  auto [lo, hi] = counters->footprintRange();
+  const double capacity = device->l2Capacity();
+  row.estimate =
+      sim::estimateKernel(profile, launch, *counters, device->l2.warmBytes(lo, hi, capacity));
+  device->l2.record(lo, hi, row.estimate.footprintBytes, capacity);
   row.ns = row.estimate.ns;
   row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns);
   const double predictedNs = row.ns;

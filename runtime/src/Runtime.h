@@ -266,6 +266,10 @@ public:
   /// The engines that place this device's operations in simulated time (declared after
   /// profile_, which initialises it).
   sim::DeviceClock clock{profile_.asyncEngineCount};
+  sim::L2Residency l2; // what the timing model takes the device's L2 to hold
+  double l2Capacity() const {
+    return double(profile_.l2CacheSize) / std::max(1, profile_.l2Partitions);
+  }
   /// malloc()/free() in kernels (declared after memory_, which it allocates from).
   sim::DeviceHeap heap{*memory_, HeapAllocation};
   std::mutex limitsMutex;

@@ -21,6 +21,8 @@ memory_clock_rate_khz = 3201000         # [query]
 memory_bus_width = 6016                 # [query] tests/hardware/h200_device_query.txt
 total_global_mem = 150109880320         # [query]
 l2_cache_size = 60M                    # [query] (NVIDIA quotes 50 MB usable)
+l2_partitions = 2                       # [arch] two L2 partitions (NVIDIA A100/H100 whitepapers); [probe] tests/hardware/probes/memory_latency.h200.txt
+l1_cache_size = 256K                    # [arch] L1 and shared memory per SM (H100 whitepaper)
 async_engine_count = 3                  # [query]
 memory_bandwidth_gbs = 4800             # [spec]
 host_link_bandwidth_gbs = 54            # [fit] pinned 64 MB copies (PCIe 5.0 x16)
@@ -33,7 +35,8 @@ texture_pitch_alignment = 32
 
 # Timing model (simdevice/TIMING.md). [arch]: Hopper SM organisation from NVIDIA's H100
 # whitepaper (4 schedulers, 128 FP32, 64 FP64, 64 INT32, 16 SFU, 32 LD/ST lanes per SM);
-# [fit]: fitted to tests/validation/h200_measured.txt; [est]: estimate.
+# [fit]: fitted to tests/validation/h200_measured.txt; [est]: estimate; [probe]: measured on
+# the H200 by tests/hardware/probes/memory_latency.cu (not by either validation suite).
 issue_width = 4                         # [arch]
 fp32_lanes = 128                        # [arch]
 fp64_lanes = 64                         # [arch]
@@ -42,11 +45,11 @@ sfu_lanes = 16                          # [arch]
 ldst_lanes = 32                         # [arch]
 dependent_issue_cycles = 4              # [est]
 dram_latency_cycles = 600               # [est]
-l1_latency_cycles = 35                  # [est] Hopper L1 hit
-l2_latency_cycles = 260                 # [est] Hopper L2 hit
+l1_latency_cycles = 43                  # [probe] one thread chasing lines in 16 KB (memory_latency.h200.txt)
+l2_latency_cycles = 287                 # [probe] one thread chasing lines in 0.5-128 MB, warm
 l1_sectors_per_cycle = 4                # [arch] 128 bytes per cycle per SM
 l2_requests_per_cycle = 30              # [fit]
-l2_bandwidth_gbs = 9000                 # [est]
+l2_bandwidth_gbs = 5500                 # [est] published H100 L2 read microbenchmarks; warm vector adds reach 3.5-3.7 TB/s with their stores (probe)
 dram_efficiency = 0.85                    # [fit] streaming kernels reach about 4.1 TB/s
 atomic_ops_per_cycle = 18               # [fit] histogram, 4096 bins
 same_address_atomic_cycles = 0.87       # [fit] histogram, 16 bins: cycles per combined request

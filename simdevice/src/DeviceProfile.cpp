@@ -120,6 +120,8 @@ const std::map<std::string, Setter> &fields() {
       {"total_global_mem", bytes(&DeviceProfile::totalGlobalMem)},
       {"total_const_mem", bytes(&DeviceProfile::totalConstMem)},
       {"l2_cache_size", bytesInt(&DeviceProfile::l2CacheSize)},
+      {"l2_partitions", integer(&DeviceProfile::l2Partitions)},
+      {"l1_cache_size", bytes(&DeviceProfile::l1CacheSize)},
       {"mem_pitch", bytes(&DeviceProfile::memPitch)},
       {"texture_alignment", bytes(&DeviceProfile::textureAlignment)},
       {"texture_pitch_alignment", bytes(&DeviceProfile::texturePitchAlignment)},
@@ -156,6 +158,8 @@ const std::map<std::string, Setter> &fields() {
 std::string checkConsistency(const DeviceProfile &p) {
   if (p.warpSize != 32 && p.warpSize != 64 && p.warpSize != 128)
     return "warp_size must be 32, 64 or 128";
+  if (p.l2Partitions < 1)
+    return "l2_partitions must be at least 1";
   if (p.maxThreadsPerBlock % p.warpSize != 0)
     return "max_threads_per_block must be a multiple of warp_size";
   if (p.maxBlockDim[0] > p.maxThreadsPerBlock)

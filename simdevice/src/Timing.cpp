@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 #include <mutex>
 
 namespace musa::sim {
@@ -372,6 +373,16 @@ uint64_t KernelCounters::uniqueSectors() const {
   return n;
 }
 
+std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  if (lo > hi || lo >= words_)
+    return {0, 0};
+  const uint64_t wordBytes = 64 * 32; // one bit per 32-byte sector
+  uintptr_t base = uintptr_t(base_);
+  return {base + lo * wordBytes, base + std::min(hi + 1, words_) * wordBytes};
+}
+
 void KernelCounters::merge(const BlockCounters &block) {
   const std::vector<SiteStats> &blockSites = block.sites;
   widenFootprint(block.footprintWords);
@@ -383,6 +394,7 @@ void KernelCounters::merge(const BlockCounters &block) {
   }
   sampledUniqueSectors += block.uniqueSectors;
   sampledSectorAccesses += block.sectorAccesses;
+  sampledTracedBlocks += block.uniqueSectors > 0;
   block.addLightCounts(classes, sites);
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
@@ -608,8 +620,38 @@ void BlockCounters::measureReuse() {
 // ---------------------------------------------------------------------------------------
 // The model (TIMING.md explains each term)
 
+double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
+  std::lock_guard lock(mutex_);
+  double warm = 0, since = 0; // bytes touched after the span in hand
+  for (const Span &s : spans_) {
+    since += s.bytes;
+    double kept = since <= capacity ? s.bytes
+                                    : std::clamp(2 * capacity - since, 0.0, s.bytes);
+    if (s.hi > s.lo && hi > lo) {
+      double overlap = double(std::min(hi, s.hi)) - double(std::max(lo, s.lo));
+      if (overlap > 0)
+        warm += kept * overlap / double(s.hi - s.lo);
+    }
+    if (since >= 2 * capacity)
+      break;
+  }
+  return warm;
+}
+
+void L2Residency::record(uint64_t lo, uint64_t hi, double bytes, double capacity) {
+  if (bytes <= 0)
+    return;
+  std::lock_guard lock(mutex_);
+  spans_.insert(spans_.begin(), Span{lo, hi, bytes});
+  double since = 0;
+  size_t keep = 0;
+  while (keep < spans_.size() && since < 2 * capacity)
+    since += spans_[keep++].bytes;
+  spans_.resize(std::min<size_t>(keep, 64));
+}
+
 KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
-                              const KernelCounters &k) {
+                              const KernelCounters &k, double warmBytes) {
   KernelEstimate e;
   const double ws = launch.warpSize;
   const double threads = double(launch.block.count());
@@ -710,12 +752,26 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                      ? std::clamp(double(k.sampledUniqueSectors) / k.sampledSectorAccesses,
                                   0.0, 1.0)
                      : 1.0;
+  if (k.sampledTracedBlocks > 0) {
+    // L1 keeps a block's re-reads only while its distinct sectors fit in what the resident
+    // blocks' shared memory leaves of it (a random walk over 1 MB hits in L1 a quarter as
+    // often as the trace alone suggests). Resident blocks are taken to share what they read
+    // (neighbouring blocks mostly do), so one block's sectors are set against the cache.
+    double resident = std::min(perSM, blocksOnBusiest);
+    double shared = resident * double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
+    double cache = std::max(0.0, double(p.l1CacheSize) - shared);
+    double touched = 32.0 * double(k.sampledUniqueSectors) / k.sampledTracedBlocks;
+    if (touched > cache)
+      reuse = 1 - (1 - reuse) * cache / touched;
+  }
   double l2Bytes = (loadSectors * reuse + otherSectors) * 32;
   double l2Requests = loadLines * reuse + otherLines;
   double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
-  e.dramBytes = unique + (l2Bytes - unique) * missFraction;
+  e.footprintBytes = unique;
+  std::tie(e.footprintLo, e.footprintHi) = k.footprintRange();
+  e.dramBytes = unique - std::clamp(warmBytes, 0.0, unique) + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
   e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + e.dramBytes / bytesPerCycle : 0;

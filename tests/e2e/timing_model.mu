@@ -147,7 +147,9 @@ int main() {
     CHECK_MUSA(musaMemcpyAsync(e, host, n * sizeof(float), musaMemcpyHostToDevice, s));
   };
   auto compute = [&](musaStream_t s) { kernel<<<n / 256, 256, 0, s>>>(d, n); };
-  float tCopy = timeOne(copy), tKernel = timeOne(compute);
+  // The kernel timed after a first run of it: repeated launches find their data in L2, as
+  // the kernels of the two-stream cases below do.
+  float tCopy = timeOne(copy), tKernel = (timeOne(compute), timeOne(compute));
   auto timeTwo = [&](auto first, auto second) {
     CHECK_MUSA(musaDeviceSynchronize());
     CHECK_MUSA(musaEventRecord(a, s1));

@@ -36,6 +36,13 @@ struct DeviceProfile {
   uint64_t totalGlobalMem = 0;
   uint64_t totalConstMem = 0;
   int l2CacheSize = 0;
+  /// L2 partitions that each cache what their own multiprocessors read (data every
+  /// multiprocessor reads is held once per partition): what a launch finds in L2 from earlier
+  /// operations is bounded by l2CacheSize / l2Partitions.
+  int l2Partitions = 1;
+  /// L1 data cache and shared memory of one multiprocessor together: what the resident
+  /// blocks' shared memory leaves is the L1 cache.
+  uint64_t l1CacheSize = 0;
   uint64_t memPitch = 0;
   uint64_t textureAlignment = 0;
   uint64_t texturePitchAlignment = 0;

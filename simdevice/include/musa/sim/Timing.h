@@ -141,11 +141,13 @@ public:
   std::array<double, abi::ClassCount> sampledWarpClasses{}, sampledThreadClasses{};
   /// Sampled blocks: distinct global sectors and sector accesses (coalesced per warp) of
   /// their first accesses, for reuse in the multiprocessor's L1.
-  uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0;
+  uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0, sampledTracedBlocks = 0;
   std::vector<SiteStats> sites;
   /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
   uint64_t uniqueSectors() const;
   uint64_t untrackedSectors() const { return untracked_.load(); }
+  /// The device addresses [first, second) the footprint bitmaps saw touched ({0, 0}: none).
+  std::pair<uint64_t, uint64_t> footprintRange() const;
   /// Sectors of the sparse ranges light blocks reported: per site, the fewer of the sectors
   /// spanned and the executions times the sectors a lane's access takes in sampled warps.
   uint64_t sparseSectors() const;
@@ -266,6 +268,8 @@ struct KernelEstimate {
   double globalWarpAccesses = 0, sharedWarpAccesses = 0;
   double sectors = 0;     // L2 transactions (32-byte sectors)
   double dramBytes = 0;   // after reuse in L2
+  double footprintBytes = 0; // distinct bytes the launch touched
+  uint64_t footprintLo = 0, footprintHi = 0; // the address range of its tracked touches
   double wavefronts = 0;  // shared-memory wavefronts (bank conflicts add to these)
   double atomics = 0;
   // The terms the model compares (cycles); the largest names the limiter.
@@ -274,8 +278,34 @@ struct KernelEstimate {
   std::string limiter;
 };
 
+/// `warmBytes`: bytes of the launch's footprint that earlier operations left in L2
+/// (L2Residency::warmBytes); they do not cross the DRAM bus again.
 KernelEstimate estimateKernel(const DeviceProfile &profile, const GridLaunch &launch,
-                              const KernelCounters &counters);
+                              const KernelCounters &counters, double warmBytes = 0);
+
+/// What a device's L2 still holds from its recent operations, as address spans with the bytes
+/// each touched, most recent first. L2 keeps what was touched last: of F bytes touched since,
+/// all stay while F fits the capacity C a launch can find (l2_cache_size / l2_partitions),
+/// none once F reaches 2C (a stream twice the cache's size evicts itself), a linear share in
+/// between (measured on the H200: tests/hardware/probes/memory_latency.h200.txt). A launch
+/// finds the share of each span its own address range overlaps (touches assumed spread
+/// evenly over a span). Thread-safe.
+class L2Residency {
+public:
+  /// Bytes of [lo, hi) expected in L2 of capacity `capacity`.
+  double warmBytes(uint64_t lo, uint64_t hi, double capacity) const;
+  /// An operation touched `bytes` within [lo, hi) (lo == hi: somewhere unknown, e.g. a copy
+  /// whose addresses are not tracked: it only evicts).
+  void record(uint64_t lo, uint64_t hi, double bytes, double capacity);
+
+private:
+  struct Span {
+    uint64_t lo, hi;
+    double bytes;
+  };
+  mutable std::mutex mutex_;
+  std::vector<Span> spans_; // most recent first
+};
 
 // ---------------------------------------------------------------------------------------
 // Profile report (MUSA_SIM_REPORT=1 prints a table at exit; =path.json writes JSON)
