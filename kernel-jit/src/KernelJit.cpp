@@ -199,8 +199,11 @@ std::string checkUndefinedSymbols(const std::string &object) {
 } // namespace
 
 KernelJit &KernelJit::instance() {
-  static KernelJit jit;
-  return jit;
+  // Never destroyed: stream workers may still be running compiled kernels, or compiling, while
+  // the process exits (a program may return from main with work in flight); destroying the
+  // JIT would unmap the code under them.
+  static KernelJit *jit = new KernelJit;
+  return *jit;
 }
 
 KernelJit::KernelJit() {

@@ -339,7 +339,24 @@ Runtime &Runtime::get() {
   return *runtime;
 }
 
+namespace {
+std::atomic<bool> unloading{false};
+} // namespace
+
+bool runtimeUnloading() noexcept { return unloading.load(std::memory_order_relaxed); }
+
 Runtime::Runtime() {
+  // Static objects constructed before this point are destroyed after the handler has run:
+  // their destructors' calls get musaErrorCudartUnloading (CUDA's order too); work still
+  // queued is dropped with the process.
+  std::atexit([] {
+    unloading = true;
+    // Work still queued is dropped and running grids stop at their next block; waiting for
+    // them (briefly: a host function may never return) keeps them from running while the
+    // libraries under them (oneTBB's scheduler among them) are torn down.
+    sim::abandonWork();
+    sim::quiesce(2000);
+  });
   std::vector<std::string> ids = profileIds();
   for (size_t i = 0; i < ids.size(); ++i) {
     std::string error;

@@ -5,6 +5,7 @@
 
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/FiberStackPool.h"
+#include "musa/sim/StreamQueue.h"
 #include "musa/sim/Timing.h"
 #include "musa/sim/WarpCollective.h"
 
@@ -284,7 +285,8 @@ void beginGrid(GridProgress &progress) {
 void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
                    GridProgress &progress) {
   (void)progress.published.load(std::memory_order_acquire);
-  for (uint64_t id = first; id != end && !progress.stop.load(std::memory_order_relaxed);) {
+  for (uint64_t id = first;
+       id != end && !progress.stop.load(std::memory_order_relaxed) && !workAbandoned();) {
     uint64_t next = id + 1;
     LaunchOutcome outcome = runBlockBatch(launch, id, end, &progress.stop, next);
     id = next;
@@ -344,7 +346,7 @@ void runBatch(void *arg) {
       return; // `next` names the block that failed
     *b->next = ++id;
     if (id == b->end || id == b->sampled ||
-        (b->stop && b->stop->load(std::memory_order_relaxed)))
+        (b->stop && b->stop->load(std::memory_order_relaxed)) || workAbandoned())
       return;
     // The next block's index without dividing (three 64-bit divisions cost more than a
     // one-warp block's body).

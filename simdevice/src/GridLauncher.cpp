@@ -81,21 +81,25 @@ const char *execModeName(ExecMode mode) {
 
 namespace {
 /// MUSA_SIM_WORKERS=N caps the host threads that run blocks (default: all cores).
+// The limit and the arenas are never destroyed: stream workers may still be running grids in
+// them while the process exits (a program may return from main with work in flight), and a
+// destroyed arena aborts what runs in it.
 void applyWorkerLimit() {
-  static const std::unique_ptr<tbb::global_control> limit = []() {
+  static const tbb::global_control *limit = []() -> tbb::global_control * {
     const char *env = std::getenv("MUSA_SIM_WORKERS");
     int n = env ? std::atoi(env) : 0;
-    return n > 0 ? std::make_unique<tbb::global_control>(
-                       tbb::global_control::max_allowed_parallelism, size_t(n))
+    return n > 0 ? new tbb::global_control(tbb::global_control::max_allowed_parallelism,
+                                           size_t(n))
                  : nullptr;
   }();
+  (void)limit;
 }
 tbb::task_arena &arenaFor(int priority) {
-  static tbb::task_arena urgent(tbb::task_arena::automatic, 1,
-                                tbb::task_arena::priority::high);
-  static tbb::task_arena normal(tbb::task_arena::automatic, 1,
-                                tbb::task_arena::priority::normal);
-  return priority < 0 ? urgent : normal;
+  static auto *urgent = new tbb::task_arena(tbb::task_arena::automatic, 1,
+                                            tbb::task_arena::priority::high);
+  static auto *normal = new tbb::task_arena(tbb::task_arena::automatic, 1,
+                                            tbb::task_arena::priority::normal);
+  return priority < 0 ? *urgent : *normal;
 }
 } // namespace
 

@@ -1,7 +1,27 @@
 // In-order operation queue with a sleeping worker thread.
 #include "musa/sim/StreamQueue.h"
 
+#include <chrono>
+
 namespace musa::sim {
+
+namespace {
+std::atomic<bool> abandoned{false};
+std::atomic<int> running{0}; // operations executing now, over all queues
+} // namespace
+
+void abandonWork() { abandoned.store(true); }
+bool workAbandoned() { return abandoned.load(std::memory_order_relaxed); }
+
+bool quiesce(int timeoutMs) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  while (running.load() > 0) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
 
 StreamQueue::~StreamQueue() {
   if (worker_.joinable() && worker_.get_id() == std::this_thread::get_id()) {
@@ -81,9 +101,12 @@ void StreamQueue::work() {
     }
     Operation op = std::move(queue_.front());
     queue_.pop_front();
+    running.fetch_add(1);
     lock.unlock();
-    op();
+    if (!workAbandoned())
+      op();
     op = nullptr; // what the operation held (streams it waited for) goes before the lock
+    running.fetch_sub(1);
     lock.lock();
     ++completed_;
     drained_.notify_all();

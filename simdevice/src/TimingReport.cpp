@@ -35,8 +35,14 @@ std::string jsonString(const std::string &s) {
 class Report {
 public:
   static Report &get() {
-    static Report report;
-    return report;
+    // Never destroyed (launches may still report while the process exits); an exit handler
+    // writes it.
+    static Report *report = [] {
+      auto *r = new Report;
+      std::atexit([] { get().write(); });
+      return r;
+    }();
+    return *report;
   }
   const char *target() const { return target_; }
   uint64_t add(ReportRow row) {
@@ -49,7 +55,8 @@ public:
     if (id && id <= rows_.size())
       rows_[id - 1].measuredNs = ns;
   }
-  ~Report() {
+  void write() {
+    std::lock_guard lock(mutex_);
     if (!target_)
       return;
     if (std::strstr(target_, ".json"))

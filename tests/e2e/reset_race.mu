@@ -14,7 +14,8 @@ __global__ void increment(int *p, int n) {
     p[i] += 1;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  const int resets = argc > 1 ? std::atoi(argv[1]) : 30;
   const int n = 4096;
   std::atomic<bool> stop{false};
   std::atomic<long> rounds{0};
@@ -60,7 +61,7 @@ int main() {
         ++rounds;
       }
     });
-  for (int r = 0; r < 30; ++r) {
+  for (int r = 0; r < resets; ++r) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK_MUSA(musaDeviceReset());
   }

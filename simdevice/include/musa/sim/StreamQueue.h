@@ -16,6 +16,14 @@
 
 namespace musa::sim {
 
+/// Process exit with work in flight: from abandonWork() on, queues drop the operations they
+/// have not started (their tickets still complete, so nothing waits forever) and running
+/// grids stop at their next block. quiesce() waits, up to `timeoutMs`, until no queue runs an
+/// operation; it returns whether that happened (a host function may block for ever).
+void abandonWork();
+bool workAbandoned();
+bool quiesce(int timeoutMs);
+
 class StreamQueue {
 public:
   using Operation = std::function<void()>;
