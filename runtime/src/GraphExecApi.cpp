@@ -82,6 +82,7 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
     // launches are pending finishes them first.
     GraphLaunchPriority priority{stream->priority,
                                  (flags & musaGraphInstantiateFlagUseNodePriority) != 0};
+    stream->device->hostLaunchCall();
     stream->device->submit(*stream, [exec, launch, priority] {
       setGraphLaunchPriority(priority);
       exec->run(*launch);

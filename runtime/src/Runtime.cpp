@@ -48,6 +48,14 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
   });
 }
 
+void Device::hostLaunchCall() {
+  if (!sim::timingModelOn())
+    return;
+  double step = profile_.hostLaunchUs * 1000, seen = hostNow_.load();
+  while (!hostNow_.compare_exchange_weak(seen, seen + step)) {
+  }
+}
+
 void Device::observe(double ns) {
   double seen = hostNow_.load();
   while (ns > seen && !hostNow_.compare_exchange_weak(seen, ns)) {

@@ -237,6 +237,10 @@ public:
   void observe(double ns);
   void observe(const Stream &stream) { observe(stream.timeline.readyNs.load()); }
   double hostNowNs() const { return hostNow_.load(); }
+  /// A launch call on the host (a kernel or a graph): the host's simulated time moves on by
+  /// the profile's host_launch_us, so work it submits next starts no earlier (launches
+  /// issued back to back run at the host's rate when kernels are shorter than that).
+  void hostLaunchCall();
 
 private:
   int ordinal_;

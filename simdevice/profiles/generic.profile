@@ -50,6 +50,7 @@ same_address_atomic_cycles = 4
 atomic_unit_bytes = 512                 # [est] as the H200 profile
 barrier_cycles = 20
 kernel_launch_us = 5
+host_launch_us = 3.2
 copy_latency_us = 10
 pageable_copy_factor = 0.5
 peer_bandwidth_gbs = 10

@@ -56,6 +56,7 @@ same_address_atomic_cycles = 0.87       # [fit] histogram, 16 bins: cycles per c
 atomic_unit_bytes = 512                 # [est] atomics within 512 bytes (one L2 slice) serialise
 barrier_cycles = 24                     # [est]
 kernel_launch_us = 5.8                  # [fit] event-timed empty kernel, about 5.9 us
+host_launch_us = 3.7                    # [probe] launch calls in a burst of 1000 (launch_gap.h200.txt)
 copy_latency_us = 9                     # [fit] pinned 1 MB copies
 pageable_copy_factor = 0.2              # [fit] pageable copies, 8-13 GB/s
 peer_bandwidth_gbs = 450                # [spec] NVLink 4, one direction

@@ -52,6 +52,7 @@ same_address_atomic_cycles = 2          # [est]
 atomic_unit_bytes = 512                 # [est] as the H200 profile
 barrier_cycles = 24                     # [est]
 kernel_launch_us = 4.0                  # [est]
+host_launch_us = 2.6                    # [est] the H200's share of kernel_launch_us
 copy_latency_us = 10                    # [est]
 pageable_copy_factor = 0.5              # [est]
 peer_bandwidth_gbs = 25                  # [est] PCIe peer-to-peer

@@ -147,6 +147,7 @@ const std::map<std::string, Setter> &fields() {
       {"atomic_unit_bytes", real(&DeviceProfile::atomicUnitBytes)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
+      {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
       {"pageable_copy_factor", real(&DeviceProfile::pageableCopyFactor)},
       {"peer_bandwidth_gbs", real(&DeviceProfile::peerBandwidthGBs)},
@@ -160,6 +161,8 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "warp_size must be 32, 64 or 128";
   if (p.l2Partitions < 1)
     return "l2_partitions must be at least 1";
+  if (p.hostLaunchUs < 0 || p.hostLaunchUs > p.kernelLaunchUs)
+    return "host_launch_us must lie between 0 and kernel_launch_us";
   if (p.maxThreadsPerBlock % p.warpSize != 0)
     return "max_threads_per_block must be a multiple of warp_size";
   if (p.maxBlockDim[0] > p.maxThreadsPerBlock)

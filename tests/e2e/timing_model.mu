@@ -166,7 +166,11 @@ int main() {
               tKernel, overlapped, serial);
   CHECK(overlapped < 0.99f * (tCopy + tKernel) && overlapped >= std::max(tCopy, tKernel) * 0.99f,
         "copy and kernel on two streams should overlap: %f ms", overlapped);
-  CHECK(serial >= 1.98f * tKernel, "two kernels share the compute engine: %f ms", serial);
+  // Two kernels on one engine take twice one, less the second launch call's host time, which
+  // passes while the first kernel runs (host_launch_us, 2.6 of the 4 us launch overhead here).
+  // (More when the copy of the case before left the kernels' data out of L2: the order in
+  // which operations of concurrent streams update the L2 model is the host's.)
+  CHECK(serial >= 1.9f * tKernel, "two kernels share the compute engine: %f ms", serial);
 
   // A graph: the copy and the kernel as independent roots overlap; chained they add up.
   auto graphTime = [&](bool chained) {

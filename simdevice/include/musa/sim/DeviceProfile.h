@@ -65,6 +65,9 @@ struct DeviceProfile {
   double atomicUnitBytes = 0;         // address range whose atomics serialise (one L2 slice)
   double barrierCycles = 0;
   double kernelLaunchUs = 0;       // launch overhead as events see it
+  /// Of kernelLaunchUs, what the host's launch call takes: the host issues one launch per
+  /// hostLaunchUs (a burst of launches runs at that rate), the GPU adds the rest per kernel.
+  double hostLaunchUs = 0;
   double copyLatencyUs = 0;
   double pageableCopyFactor = 0;   // pageable copies reach this fraction of pinned bandwidth
   double peerBandwidthGBs = 0;

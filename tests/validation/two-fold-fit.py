@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Two-fold check of the timing model's fitted constants.
+
+Both H200 suites together (timing_suite.mu and timing_mechanisms.mu, 91 configurations) are
+split in two halves (alternate configurations in file order). The kernel constants marked
+[fit] in simdevice/profiles/h200.profile are fitted on one half by a grid search (the lowest
+mean absolute percentage error there) and the result is scored on the other half, then the
+halves swap. Each score is out of sample for the constants it used; the copy constants and
+the atomic ones are left as the profile has them (they touch only copies and atomics).
+
+usage: two-fold-fit.py BUILD_DIR   (runs both suites once per grid point: about 15 s each)
+"""
+import itertools
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GRID = {
+    "kernel_launch_us": [5.4, 5.8, 6.2, 6.6],
+    "dram_efficiency": [0.75, 0.85, 0.95],
+    "l2_requests_per_cycle": [20, 30, 40],
+}
+
+
+def read(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 4 and p[0] == "RESULT":
+                rows[(p[1], p[2])] = float(p[3])
+    return rows
+
+
+def mape(measured, predicted, keys):
+    return 100 * sum(abs(predicted[k] - measured[k]) / measured[k] for k in keys) / len(keys)
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    here = os.path.join(top, "tests", "validation")
+    measured = read(os.path.join(here, "h200_reference.txt"))
+    measured.update(read(os.path.join(here, "h200_mechanisms_reference.txt")))
+    keys = list(measured)
+    halves = [keys[0::2], keys[1::2]]
+    base = open(os.path.join(top, "simdevice", "profiles", "h200.profile")).read()
+    programs = [os.path.join(build, "tests", "validation", p)
+                for p in ("timing_suite", "timing_mechanisms")]
+    env = dict(os.environ, MUSA_SIM_TIMING="model", MUSA_SIM_WORKERS="1")
+    runs = []
+    names = list(GRID)
+    with tempfile.TemporaryDirectory() as tmp:
+        for values in itertools.product(*GRID.values()):
+            text = base
+            for name, value in zip(names, values):
+                text = re.sub(r"^%s\s*=.*$" % name, "%s = %s" % (name, value), text, flags=re.M)
+            profile = os.path.join(tmp, "h200.profile")
+            with open(profile, "w") as f:
+                f.write(text)
+            env["MUSA_SIM_PROFILE"] = profile
+            predicted = {}
+            for program in programs:
+                out = os.path.join(tmp, "out.txt")
+                with open(out, "w") as f:
+                    subprocess.run([program, "1"], stdout=f, stderr=subprocess.DEVNULL,
+                                   env=env, check=False)
+                predicted.update(read(out))
+            missing = [k for k in keys if k not in predicted]
+            if missing:
+                sys.exit("no prediction for %s" % (missing[:3],))
+            runs.append((dict(zip(names, values)), predicted))
+    print("grid: %d points over %s" % (len(runs), ", ".join(names)))
+    for fit, score in ((0, 1), (1, 0)):
+        best = min(runs, key=lambda r: mape(measured, r[1], halves[fit]))
+        print("fit on half %d (%d configs): %s -> MAPE %.2f %% there; scored on half %d "
+              "(%d configs): MAPE %.2f %%" % (
+                  fit + 1, len(halves[fit]), best[0], mape(measured, best[1], halves[fit]),
+                  score + 1, len(halves[score]), mape(measured, best[1], halves[score])))
+
+
+if __name__ == "__main__":
+    main()
