@@ -1,0 +1,569 @@
+// What instrumented kernels count: per-launch counters, the footprint bitmaps, sampled
+// blocks' coalescing and divergence, and the memory hook the full variant calls.
+#include "musa/sim/Timing.h"
+
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+namespace musa::sim {
+
+namespace {
+
+/// Footprint bitmaps outlive their launches: fresh zeroed pages for every launch (calloc,
+/// then a page fault for each page the grid touches, then munmap) cost as much as a
+/// memory-bound kernel itself. A released bitmap is cleared over the words its launch set, so
+/// every bitmap kept here is all zeros; a few are kept, larger ones first.
+class BitmapPool {
+public:
+  /// A zeroed bitmap of at least `words` words; `capacity` says how many it has.
+  uint64_t *take(uint64_t words, uint64_t &capacity) {
+    {
+      std::lock_guard lock(mutex_);
+      // Smallest first: the first large enough is the best fit.
+      for (auto it = free_.begin(); it != free_.end(); ++it)
+        if (it->words >= words) {
+          Free found = *it;
+          free_.erase(it);
+          capacity = found.words;
+          return found.bits;
+        }
+    }
+    // Capacity rounded up so that a slowly growing device reuses its bitmaps.
+    capacity = std::max<uint64_t>(std::bit_ceil(words), 1024);
+    return static_cast<uint64_t *>(std::calloc(capacity, sizeof(uint64_t)));
+  }
+  /// Takes back a bitmap of `capacity` words whose set words all lie in [lo, hi].
+  __attribute__((no_sanitize("thread"))) void give(uint64_t *bits, uint64_t capacity,
+                                                   uint64_t lo, uint64_t hi) {
+    if (lo <= hi && lo < capacity)
+      std::memset(bits + lo, 0, (std::min(hi, capacity - 1) - lo + 1) * sizeof(uint64_t));
+    std::lock_guard lock(mutex_);
+    Free entry{bits, capacity};
+    free_.insert(std::upper_bound(free_.begin(), free_.end(), entry,
+                                  [](const Free &a, const Free &b) { return a.words < b.words; }),
+                 entry);
+    if (free_.size() > Kept) { // the smallest goes
+      std::free(free_.front().bits);
+      free_.erase(free_.begin());
+    }
+  }
+
+private:
+  static constexpr size_t Kept = 4; // two launches counting at once, two bitmaps each
+  struct Free {
+    uint64_t *bits;
+    uint64_t words;
+  };
+  std::mutex mutex_;
+  std::vector<Free> free_; // by capacity, smallest first
+};
+
+BitmapPool &bitmapPool() {
+  static auto *pool = new BitmapPool; // never destroyed: launches may still end during exit
+  return *pool;
+}
+
+} // namespace
+
+KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
+                               uint64_t memorySize)
+    : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64) {
+  sites.resize(launch.kernel->timingSites);
+  // One slot per thread an arena can run (workers plus the thread that entered it).
+  workers_.resize(size_t(tbb::info::default_concurrency()) + 1);
+  if (words_)
+    for (int k = 0; k < 2; ++k)
+      bits_[k] = bitmapPool().take(words_, bitsCapacity_[k]);
+  // Sampled blocks, spread over the grid, run the fully instrumented variant: 10 to 50 times
+  // the light one's cost per block (tiled matmul: 16 sampled blocks of 1024 took longer than
+  // all the others together). So one block in 256, at least 4 and at most 16. What they
+  // measure (coalescing, bank conflicts, divergence, L1 reuse) are ratios the light counters
+  // scale to the grid; the validation suites' MAPE was the same with 2, 4, 8 and 16 per
+  // launch (10.90-10.92%, held-out 48.88-48.89%).
+  uint64_t blocks = launch.grid.count();
+  uint64_t samples = std::clamp<uint64_t>(blocks / 256, 4, 16);
+  sampleStride_ = std::max<uint64_t>(1, blocks / samples);
+  published_.store(true, std::memory_order_release);
+}
+
+KernelCounters::~KernelCounters() {
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  for (int k = 0; k < 2; ++k)
+    if (bits_[k])
+      bitmapPool().give(bits_[k], bitsCapacity_[k], lo, hi);
+}
+
+bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
+  return linearBlock % sampleStride_ == 0;
+}
+
+BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {
+  int index = tbb::this_task_arena::current_thread_index();
+  if (index < 0 || size_t(index) >= workers_.size())
+    return nullptr; // not one of the arena's slots: the caller counts the block on its own
+  std::unique_ptr<BlockCounters> &slot = workers_[size_t(index)];
+  if (!slot) {
+    slot = std::make_unique<BlockCounters>();
+    slot->begin(launch, 0, nullptr, 0, false);
+  }
+  return slot.get();
+}
+
+void BlockCounters::foldLight(const uint32_t *siteInfo, uint32_t first, uint32_t end) {
+  for (size_t i = first; i < end && i < accum.size() && i < sites.size(); ++i) {
+    SiteAccum &slot = accum[i];
+    // Read field by field: the block's code has just stored them one by one, and a wider load
+    // spanning two of those stores cannot be forwarded from them (a stall of a dozen cycles,
+    // a third of a one-warp block's cost).
+    SiteAccum a{__atomic_load_n(&slot.globalExecs, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.sharedExecs, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.lowest, __ATOMIC_RELAXED),
+                __atomic_load_n(&slot.highest, __ATOMIC_RELAXED)};
+    if (!(a.globalExecs | a.sharedExecs))
+      continue;
+    SiteStats &s = sites[i];
+    uint32_t info = siteInfo ? siteInfo[i] : 0;
+    s.info |= info;
+    s.globalExecs += a.globalExecs;
+    s.sharedExecs += a.sharedExecs;
+    if (a.globalExecs)
+      s.lowest = std::min(s.lowest, a.lowest), s.highest = std::max(s.highest, a.highest);
+    if (a.globalExecs && a.highest > a.lowest) {
+      // Dense (every sector between the lowest and highest address plausibly touched, as in
+      // unit or small strides): the range goes into the footprint. Sparse: its sectors are
+      // estimated once the sampled blocks tell how many sectors a lane's access takes.
+      uint64_t span = a.highest - a.lowest;
+      uint64_t size = std::max<uint32_t>(1, info & 0xffff);
+      if (span <= a.globalExecs * std::max<uint64_t>(size, 32) * 5 / 4) {
+        addFootprint(s, a.lowest, span, info & (abi::AccessStore | abi::AccessAtomic));
+      } else {
+        s.sparseExecs += a.globalExecs;
+        s.sparseSpanSectors += span / 32 + 1;
+      }
+    }
+    slot = SiteAccum{0, 0, ~uint64_t(0), 0};
+  }
+}
+
+void BlockCounters::addFootprint(SiteStats &p, uint64_t lo, uint64_t size, bool write) {
+  uint64_t end = lo + size;
+  if (p.pendingEnd && lo / 32 <= (p.pendingEnd - 1) / 32 + 1 &&
+      (end - 1) / 32 + 1 >= p.pendingLo / 32) {
+    p.pendingLo = std::min(p.pendingLo, lo), p.pendingEnd = std::max(p.pendingEnd, end);
+    return;
+  }
+  if (p.pendingEnd)
+    kernel->touch(p.pendingLo, p.pendingEnd - p.pendingLo, write, footprintWords);
+  p.pendingLo = lo, p.pendingEnd = end;
+}
+
+void BlockCounters::flushFootprint() {
+  for (size_t i = 0; i < sites.size(); ++i) {
+    SiteStats &p = sites[i];
+    if (!p.pendingEnd)
+      continue;
+    uint32_t info = siteInfo_ ? siteInfo_[i] : 0;
+    kernel->touch(p.pendingLo, p.pendingEnd - p.pendingLo,
+                  info & (abi::AccessStore | abi::AccessAtomic), footprintWords);
+    p.pendingLo = p.pendingEnd = 0;
+  }
+}
+
+uint64_t KernelCounters::sparseSectors() const {
+  double n = 0;
+  for (const SiteStats &s : sites) {
+    if (!s.sparseExecs)
+      continue;
+    double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
+    n += std::min(double(s.sparseSpanSectors), double(s.sparseExecs) * perLane);
+  }
+  return uint64_t(n);
+}
+
+void KernelCounters::flushWorkers() {
+  for (std::unique_ptr<BlockCounters> &w : workers_)
+    if (w) {
+      w->flushFootprint();
+      merge(*w);
+      w.reset();
+    }
+}
+
+__attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t address,
+                                                                    uint64_t size, bool write,
+                                                                    uint64_t bounds[2]) {
+  uint64_t offset = address - uintptr_t(base_);
+  uint64_t *bits = bits_[write ? 1 : 0];
+  if (offset >= size_ || size == 0 || !bits) {
+    untracked_.fetch_add((size + 31) / 32, std::memory_order_relaxed);
+    return;
+  }
+  uint64_t first = offset / 32, last = std::min((offset + size - 1) / 32, size_ / 32 - 1);
+  for (uint64_t sector = first; sector <= last;) {
+    uint64_t *w = &bits[sector / 64];
+    uint64_t lo = sector % 64, hi = std::min<uint64_t>(63, lo + (last - sector));
+    uint64_t mask = (hi == 63 ? ~uint64_t(0) : (uint64_t(1) << (hi + 1)) - 1) &
+                    ~((uint64_t(1) << lo) - 1);
+    // A whole word is stored, not or-ed: whatever other workers set in it, it ends all ones
+    // (a plain store, where a locked or costs tens of cycles per 2 KiB of footprint).
+    if ((__atomic_load_n(w, __ATOMIC_RELAXED) & mask) != mask) {
+      if (mask == ~uint64_t(0))
+        __atomic_store_n(w, mask, __ATOMIC_RELAXED);
+      else
+        __atomic_fetch_or(w, mask, __ATOMIC_RELAXED);
+    }
+    sector += hi - lo + 1;
+  }
+  bounds[0] = std::min(bounds[0], first / 64);
+  bounds[1] = std::max(bounds[1], last / 64);
+}
+
+/// Widens the bounds the count scans by a block's (see touch).
+void KernelCounters::widenFootprint(const uint64_t bounds[2]) {
+  if (bounds[0] > bounds[1])
+    return;
+  for (uint64_t seen = __atomic_load_n(&lowWord_, __ATOMIC_RELAXED); bounds[0] < seen;)
+    if (__atomic_compare_exchange_n(&lowWord_, &seen, bounds[0], true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      break;
+  for (uint64_t seen = __atomic_load_n(&highWord_, __ATOMIC_RELAXED); bounds[1] > seen;)
+    if (__atomic_compare_exchange_n(&highWord_, &seen, bounds[1], true, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      break;
+}
+
+namespace {
+/// Set bits of words [first, end). The baseline x86-64 target has no POPCNT instruction, so
+/// __builtin_popcountll there is a libgcc call per word; the bitmaps hold one word per 2 KiB
+/// of footprint, counted on every launch.
+__attribute__((no_sanitize("thread"))) inline uint64_t countBitsOf(const uint64_t *words,
+                                                                    uint64_t first,
+                                                                    uint64_t end) {
+  uint64_t n = 0;
+  for (uint64_t k = first; k < end; ++k)
+    n += uint64_t(__builtin_popcountll(__atomic_load_n(&words[k], __ATOMIC_RELAXED)));
+  return n;
+}
+#if defined(__x86_64__)
+__attribute__((target("popcnt"), no_sanitize("thread"))) uint64_t
+countBitsPopcnt(const uint64_t *words, uint64_t first, uint64_t end) {
+  return countBitsOf(words, first, end);
+}
+#endif
+uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end) {
+#if defined(__x86_64__)
+  static const bool popcnt = __builtin_cpu_supports("popcnt");
+  if (popcnt)
+    return countBitsPopcnt(words, first, end);
+#endif
+  return countBitsOf(words, first, end);
+}
+} // namespace
+
+uint64_t KernelCounters::uniqueSectors() const {
+  uint64_t n = 0;
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  for (const uint64_t *bits : bits_)
+    if (bits && lo <= hi && lo < words_)
+      n += countBits(bits, lo, std::min(hi + 1, words_));
+  return n;
+}
+
+std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  if (lo > hi || lo >= words_)
+    return {0, 0};
+  const uint64_t wordBytes = 64 * 32; // one bit per 32-byte sector
+  uintptr_t base = uintptr_t(base_);
+  return {base + lo * wordBytes, base + std::min(hi + 1, words_) * wordBytes};
+}
+
+void KernelCounters::merge(const BlockCounters &block) {
+  const std::vector<SiteStats> &blockSites = block.sites;
+  widenFootprint(block.footprintWords);
+  std::lock_guard lock(mutex_);
+  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+    classes[c] += block.classes[c];
+    sampledWarpClasses[c] += block.warpClasses[c];
+    sampledThreadClasses[c] += block.threadClasses[c];
+  }
+  sampledUniqueSectors += block.uniqueSectors;
+  sampledSectorAccesses += block.sectorAccesses;
+  sampledTracedBlocks += block.uniqueSectors > 0;
+  block.addLightCounts(classes, sites);
+  for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
+    SiteStats &s = sites[i];
+    const SiteStats &b = blockSites[i];
+    s.info |= b.info;
+    s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
+    s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
+    s.lines += b.lines, s.atomicRequests += b.atomicRequests;
+    s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
+    s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
+    s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
+    s.wavefronts += b.wavefronts;
+  }
+  for (uintptr_t a : block.atomics)
+    if (atomicAddresses_.size() < 1u << 16)
+      atomicAddresses_.insert(a);
+}
+
+void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
+                                   std::vector<SiteStats> &into) const {
+  if (sampling || !table_ || lightBlockCounts.size() < blockCount)
+    return; // a sampled block's variant counts classes and sites itself
+  const uint64_t *runs = lightBlockCounts.data();
+  for (uint32_t bb = 0; bb < blockCount; ++bb)
+    if (uint64_t n = runs[bb])
+      for (unsigned c = 0; c < abi::ClassCount; ++c)
+        classes[c] += n * table_[size_t(bb) * abi::ClassCount + c];
+  for (size_t i = 0; siteBlocks_ && i < into.size(); ++i)
+    if (uint32_t bb = siteBlocks_[i]; bb && bb <= blockCount && runs[bb - 1]) {
+      into[i].sharedExecs += runs[bb - 1];
+      into[i].info |= siteInfo_ ? siteInfo_[i] : 0;
+    }
+}
+
+size_t KernelCounters::distinctAtomicUnits(double unitBytes) const {
+  std::unordered_set<uintptr_t> units;
+  uintptr_t unit = std::max<uintptr_t>(1, uintptr_t(unitBytes));
+  for (uintptr_t a : atomicAddresses_)
+    units.insert(a / unit);
+  return units.size();
+}
+
+void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,
+                          uint64_t sharedBytes, bool canSample) {
+  std::fill(std::begin(classes), std::end(classes), 0);
+  footprintWords[0] = ~uint64_t(0), footprintWords[1] = 0;
+  kernel = launch.counters;
+  kernel->joined();
+  sharedBase = uintptr_t(shared);
+  sharedSize = sharedBytes;
+  threads = uint32_t(launch.block.count());
+  warpSize = uint32_t(launch.warpSize);
+  size_t n = kernel->sites.size();
+  sites.assign(n, SiteStats());
+  atomics.clear();
+  sampling = canSample && kernel->sampleBlock(linearBlock);
+  blockCount = launch.kernel->timingBlocks;
+  table_ = launch.kernel->timingBlockTable;
+  siteInfo_ = launch.kernel->timingSiteInfo;
+  siteBlocks_ = launch.kernel->timingSiteBlocks;
+  warpClasses.fill(0);
+  threadClasses.fill(0);
+  uniqueSectors = sectorAccesses = 0;
+  if (sampling) {
+    instance.assign(size_t(threads) * n, 0);
+    samples.assign(n * Samples * threads, 0);
+    threadBlockCounts.assign(size_t(threads) * blockCount, 0);
+    sectorTrace.clear();
+    sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
+  } else {
+    lightBlockCounts.assign(std::max<size_t>(blockCount, 1), 0);
+  }
+  if (accum.size() != n) {
+    accum.assign(n, SiteAccum{0, 0, ~uint64_t(0), 0});
+  }
+}
+
+namespace {
+/// Sorts one warp's addresses, which lanes usually give in order already.
+void sortLanes(std::vector<uint64_t> &values) {
+  if (!std::is_sorted(values.begin(), values.end()))
+    std::sort(values.begin(), values.end());
+}
+
+/// Distinct 32-byte sectors touched by one warp access; leaves `scratch` sorted and distinct
+/// (warpLines reads it next).
+uint64_t warpSectors(std::vector<uint64_t> &scratch) {
+  sortLanes(scratch);
+  scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+  return uint64_t(scratch.size());
+}
+
+/// The number of distinct values in `values` (which it may reorder): a bitmap over their
+/// range where that is at most 64 times their count, as a block's sector trace mostly is
+/// (tiles, rows, columns), else sorted.
+uint64_t distinctValues(std::vector<uint64_t> &values) {
+  if (values.empty())
+    return 0;
+  auto [low, high] = std::minmax_element(values.begin(), values.end());
+  uint64_t first = *low, span = *high - *low + 1;
+  if (span / 64 > values.size()) {
+    std::sort(values.begin(), values.end());
+    return uint64_t(std::unique(values.begin(), values.end()) - values.begin());
+  }
+  std::vector<uint64_t> bits((span + 63) / 64, 0);
+  for (uint64_t v : values)
+    bits[(v - first) / 64] |= uint64_t(1) << ((v - first) % 64);
+  return countBits(bits.data(), 0, bits.size());
+}
+
+/// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
+/// serves.
+uint64_t warpLines(const std::vector<uint64_t> &sectors) {
+  uint64_t lines = 0, previous = ~uint64_t(0);
+  for (uint64_t s : sectors)
+    if (s / 4 != previous)
+      ++lines, previous = s / 4;
+  return lines;
+}
+
+/// Shared-memory wavefronts of one warp access: the most distinct 4-byte words any one of
+/// the 32 banks must serve (lanes reading the same word share it).
+uint64_t warpWavefronts(std::vector<uint64_t> &words) {
+  sortLanes(words);
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  unsigned perBank[32] = {};
+  unsigned most = 0;
+  for (uint64_t w : words)
+    most = std::max(most, ++perBank[w % 32]);
+  return most;
+}
+} // namespace
+
+void BlockCounters::end() {
+  if (sampling) {
+    std::vector<uint64_t> global, shared, warpAtomics;
+    size_t n = sites.size();
+    for (size_t site = 0; site < n; ++site) {
+      SiteStats &s = sites[site];
+      uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+      for (unsigned k = 0; k < Samples; ++k) {
+        const uintptr_t *row = &samples[(site * Samples + k) * threads];
+        for (uint32_t first = 0; first < threads; first += warpSize) {
+          global.clear(), shared.clear(), warpAtomics.clear();
+          for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
+            if (!row[t])
+              continue;
+            uintptr_t a = row[t] - 1;
+            if (a - sharedBase < sharedSize) {
+              for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
+                shared.push_back(w);
+              ++s.sharedLanes;
+            } else {
+              for (uintptr_t sec = a / 32; sec <= (a + size - 1) / 32; ++sec)
+                global.push_back(sec);
+              ++s.globalLanes;
+              if (s.info & abi::AccessAtomic)
+                atomics.push_back(a), warpAtomics.push_back(a);
+            }
+          }
+          if (!warpAtomics.empty())
+            s.atomicRequests += warpSectors(warpAtomics); // distinct addresses
+          if (!global.empty()) {
+            ++s.globalWarps, s.sectors += warpSectors(global);
+            s.lines += warpLines(global);
+          }
+          if (!shared.empty())
+            ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
+        }
+      }
+    }
+  }
+  if (sampling) {
+    countDivergence();
+    measureReuse();
+  }
+  flushFootprint();
+  kernel->merge(*this);
+}
+
+void BlockCounters::countDivergence() {
+  // A warp issues a basic block once per execution by its busiest lane; its threads execute
+  // it once each.
+  const uint32_t *table = table_;
+  for (uint32_t first = 0; first < threads; first += warpSize) {
+    uint32_t last = std::min(threads, first + warpSize);
+    for (uint32_t bb = 0; bb < blockCount; ++bb) {
+      uint32_t most = 0;
+      uint64_t sum = 0;
+      for (uint32_t t = first; t < last; ++t) {
+        uint32_t n = threadBlockCounts[size_t(t) * blockCount + bb];
+        most = std::max(most, n);
+        sum += n;
+      }
+      if (!sum)
+        continue;
+      for (unsigned c = 0; c < abi::ClassCount; ++c) {
+        uint32_t perExecution = table[size_t(bb) * abi::ClassCount + c];
+        warpClasses[c] += double(most) * perExecution;
+        threadClasses[c] += double(sum) * perExecution;
+      }
+    }
+  }
+}
+
+void BlockCounters::measureReuse() {
+  // The block's warp-coalesced global sector traffic, estimated from each site's samples,
+  // set against the distinct sectors its first accesses touched (the trace).
+  double coalesced = 0, accesses = 0;
+  for (const SiteStats &s : sites) {
+    if (!s.globalExecs || (s.info & (abi::AccessAtomic | abi::AccessStore)) || !s.globalLanes)
+      continue; // L1 caches loads only; stores and atomics go through to L2
+    coalesced += double(s.globalExecs) * double(s.sectors) / double(s.globalLanes);
+    accesses += double(s.globalExecs);
+  }
+  if (sectorTrace.empty() || accesses == 0)
+    return;
+  size_t traced = sectorTrace.size();
+  uniqueSectors = distinctValues(sectorTrace);
+  sectorAccesses = uint64_t(coalesced * double(traced) / accesses + 0.5);
+}
+
+} // namespace musa::sim
+
+// ---------------------------------------------------------------------------------------
+// Builtins that instrumented code calls
+
+using musa::sim::BlockCounters;
+
+extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site,
+                               musa::sim::ThreadContext *ctx) {
+  auto *b = reinterpret_cast<BlockCounters *>(ctx->counters);
+  if (site >= b->sites.size())
+    return;
+  uintptr_t a = uintptr_t(address);
+  musa::sim::SiteStats &s = b->sites[site];
+  s.info = info;
+  if (a - b->sharedBase < b->sharedSize) {
+    ++s.sharedExecs;
+  } else {
+    ++s.globalExecs;
+    s.lowest = std::min<uint64_t>(s.lowest, a);
+    s.highest = std::max<uint64_t>(s.highest, a + (info & 0xffff)); // as SiteAccum keeps it
+    // Neighbouring threads mostly touch the sector this site touched last: skip the bitmap.
+    uint32_t size = info & 0xffff;
+    if (a / 32 != s.lastSector || (a + size - 1) / 32 != s.lastSector) {
+      b->kernel->touch(a, size,
+                       info & (musa::sim::abi::AccessStore | musa::sim::abi::AccessAtomic),
+                       b->footprintWords);
+      s.lastSector = a / 32;
+    }
+    if (b->sampling && !(info & (musa::sim::abi::AccessAtomic | musa::sim::abi::AccessStore)) &&
+        b->sectorTrace.size() < BlockCounters::TraceLimit) {
+      b->sectorTrace.push_back(a / 32);
+    }
+  }
+  if (b->sampling) {
+    uint32_t t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+    size_t n = b->sites.size();
+    uint8_t &k = b->instance[size_t(t) * n + site];
+    if (k < BlockCounters::Samples) {
+      b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
+      ++k;
+    }
+  }
+}

@@ -1,0 +1,224 @@
+// The analytic kernel model (TIMING.md explains each term) and what L2 keeps across launches.
+#include "musa/sim/Timing.h"
+#include "musa/sim/Occupancy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <tuple>
+
+namespace musa::sim {
+
+double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
+  std::lock_guard lock(mutex_);
+  double warm = 0, since = 0; // bytes touched after the span in hand
+  for (const Span &s : spans_) {
+    since += s.bytes;
+    double kept = since <= capacity ? s.bytes
+                                    : std::clamp(2 * capacity - since, 0.0, s.bytes);
+    if (s.hi > s.lo && hi > lo) {
+      double overlap = double(std::min(hi, s.hi)) - double(std::max(lo, s.lo));
+      if (overlap > 0)
+        warm += kept * overlap / double(s.hi - s.lo);
+    }
+    if (since >= 2 * capacity)
+      break;
+  }
+  return warm;
+}
+
+void L2Residency::record(uint64_t lo, uint64_t hi, double bytes, double capacity) {
+  if (bytes <= 0)
+    return;
+  std::lock_guard lock(mutex_);
+  spans_.insert(spans_.begin(), Span{lo, hi, bytes});
+  double since = 0;
+  size_t keep = 0;
+  while (keep < spans_.size() && since < 2 * capacity)
+    since += spans_[keep++].bytes;
+  spans_.resize(std::min<size_t>(keep, 64));
+}
+
+KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
+                              const KernelCounters &k, double warmBytes) {
+  KernelEstimate e;
+  const double ws = launch.warpSize;
+  const double threads = double(launch.block.count());
+  const double warpsPerBlock = std::ceil(threads / ws);
+  const double lanes = threads / warpsPerBlock; // average active lanes of a warp
+  const double blocks = double(launch.grid.count());
+  const double sms = p.multiProcessorCount;
+  const double cyclesPerNs = p.clockRateKHz / 1e6;
+
+  // Occupancy: resident blocks per multiprocessor (what the occupancy API reports).
+  double perSM = std::max(
+      1, residentBlocksPerMultiprocessor(p, launch.block.count(),
+                                         launch.kernel->staticSharedBytes +
+                                             launch.dynamicSharedBytes));
+  e.blocksPerSM = int(perSM);
+  e.occupancy = std::min(1.0, perSM * warpsPerBlock * ws / p.maxThreadsPerMultiProcessor);
+  const double blocksOnBusiest = std::ceil(blocks / sms);
+  const double waves = std::ceil(blocksOnBusiest / perSM);
+
+  // Warp-level instruction counts: thread-level counts times the warp/thread ratio the
+  // sampled blocks measured (1/lanes without divergence, more when lanes take different
+  // paths).
+  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+    double ratio = k.sampledThreadClasses[c] > 0
+                       ? k.sampledWarpClasses[c] / k.sampledThreadClasses[c]
+                       : 1 / lanes;
+    e.warpInstructions[c] = double(k.classes[c]) * ratio;
+  }
+  double globalLoadChains = 0; // global load warp accesses, divided by their load group
+  double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
+  double barriers = e.warpInstructions[abi::ClassBarrier];
+  for (const SiteStats &s : k.sites) {
+    uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+    if (s.globalExecs) {
+      double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
+      double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
+      double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps
+                                     : std::ceil(sampledLanes * size / 32);
+      double lines = warps * (s.globalWarps ? double(s.lines) / s.globalWarps : sectors / 4);
+      e.globalWarpAccesses += warps;
+      e.sectors += warps * sectors;
+      if (s.info & abi::AccessRetry) {
+        // A compare-and-swap retry loop: the k threads contending for one address win one
+        // at a time, each after failed tries in the rounds before: (k + 1) / 2 tries each.
+        double reachable = s.highest > s.lowest ? double(s.highest - s.lowest) / size : 1;
+        double contenders = double(s.globalExecs) / std::clamp(reachable, 1.0,
+                                                               double(s.globalExecs));
+        e.atomics += double(s.globalExecs) * (contenders + 1) / 2;
+      } else if (s.info & abi::AccessAtomic) { // requests: lanes at one address combine
+        e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.atomicRequests) /
+                                         double(s.globalLanes)
+                                   : double(s.globalExecs);
+      }
+      if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
+        otherSectors += warps * sectors, otherLines += lines;
+      } else {
+        loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
+        globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
+      }
+    }
+    if (s.sharedExecs) {
+      double sampledLanes = s.sharedWarps ? double(s.sharedLanes) / s.sharedWarps : lanes;
+      double warps = double(s.sharedExecs) / std::max(1.0, sampledLanes);
+      double fronts = s.sharedWarps ? double(s.wavefronts) / s.sharedWarps
+                                    : std::ceil(sampledLanes * size / 128);
+      e.sharedWarpAccesses += warps;
+      e.wavefronts += warps * fronts;
+    }
+  }
+
+  // Throughput of the busiest multiprocessor: each pipe, and the issue slots.
+  auto perBlock = [&](double total) { return total / blocks; };
+  const double w = ws; // one warp instruction occupies a pipe for warpSize / lanes cycles
+  double pipes[] = {
+      perBlock(e.warpInstructions[abi::ClassInt] + e.warpInstructions[abi::ClassBranch]) * w /
+          p.intLanes,
+      perBlock(e.warpInstructions[abi::ClassFp32]) * w / p.fp32Lanes,
+      perBlock(e.warpInstructions[abi::ClassFp64]) * w / p.fp64Lanes,
+      perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,
+      perBlock(e.globalWarpAccesses + e.sharedWarpAccesses + e.warpInstructions[abi::ClassWarp]) *
+          w / p.ldstLanes,
+      // L1: four sectors of one 128-byte line per cycle; a warp access spanning several
+      // lines takes one cycle per line (its tag lookups are one per line).
+      std::max(perBlock(e.sectors) / p.l1SectorsPerCycle, perBlock(loadLines + otherLines))};
+  double issued = 0;
+  for (double x : e.warpInstructions)
+    issued += x;
+  issued += e.globalWarpAccesses + e.sharedWarpAccesses;
+  double pipeCycles = std::max(*std::max_element(std::begin(pipes), std::end(pipes)),
+                               perBlock(issued) / p.issueWidth);
+  e.computeCycles = blocksOnBusiest * pipeCycles;
+  e.sharedCycles = blocksOnBusiest * perBlock(e.wavefronts); // one wavefront per cycle
+
+  // Memory. L1 keeps what a block re-reads (measured on the sampled blocks' load traces); L2 sees
+  // the rest as requests of up to one 128-byte line; DRAM sees the launch's unique footprint,
+  // plus re-reads once the footprint outgrows L2.
+  double reuse = k.sampledSectorAccesses > 0
+                     ? std::clamp(double(k.sampledUniqueSectors) / k.sampledSectorAccesses,
+                                  0.0, 1.0)
+                     : 1.0;
+  if (k.sampledTracedBlocks > 0) {
+    // L1 keeps a block's re-reads only while its distinct sectors fit in what the resident
+    // blocks' shared memory leaves of it (a random walk over 1 MB hits in L1 a quarter as
+    // often as the trace alone suggests). Resident blocks are taken to share what they read
+    // (neighbouring blocks mostly do), so one block's sectors are set against the cache.
+    double resident = std::min(perSM, blocksOnBusiest);
+    double shared = resident * double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
+    double cache = std::max(0.0, double(p.l1CacheSize) - shared);
+    double touched = 32.0 * double(k.sampledUniqueSectors) / k.sampledTracedBlocks;
+    if (touched > cache)
+      reuse = 1 - (1 - reuse) * cache / touched;
+  }
+  double l2Bytes = (loadSectors * reuse + otherSectors) * 32;
+  double l2Requests = loadLines * reuse + otherLines;
+  double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32;
+  unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
+  double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
+  e.footprintBytes = unique;
+  std::tie(e.footprintLo, e.footprintHi) = k.footprintRange();
+  e.dramBytes = unique - std::clamp(warmBytes, 0.0, unique) + (l2Bytes - unique) * missFraction;
+  double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
+  // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
+  e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + e.dramBytes / bytesPerCycle : 0;
+  e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs),
+                        l2Requests / p.l2RequestsPerCycle);
+
+  // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for
+  // L1, L2 or DRAM in the proportions the reuse figures give.
+  double toDram = l2Bytes > 0 ? std::clamp(e.dramBytes / l2Bytes, 0.0, 1.0) : 1.0;
+  // A load that spans several lines returns after its last line's tag lookup.
+  double linesPerLoad = loadWarps > 0 ? loadLines / loadWarps : 1;
+  double loadLatency =
+      (1 - reuse) * p.l1LatencyCycles +
+      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles) +
+      std::max(0.0, linesPerLoad - 1);
+  double instructionsPerWarp = issued / (blocks * warpsPerBlock);
+  double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
+  double barriersPerWarp = barriers / (blocks * warpsPerBlock);
+  e.latencyCycles = waves * (instructionsPerWarp * p.dependentIssueCycles +
+                             loadsPerWarp * loadLatency);
+  e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
+
+  // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2
+  // slice handles its atomics one after another) when few units take many requests.
+  if (e.atomics > 0) {
+    // Units: those the sampled blocks' atomics touched, or the span of a site's atomics in
+    // the launch, whichever is more (samples see only part of a scattered range).
+    double units = std::max<double>(1, double(k.distinctAtomicUnits(p.atomicUnitBytes)));
+    for (const SiteStats &s : k.sites)
+      if ((s.info & abi::AccessAtomic) && s.highest > s.lowest)
+        units = std::max(units, std::ceil(double(s.highest - s.lowest) / p.atomicUnitBytes));
+    double rate = std::min(p.atomicOpsPerCycle, units / p.sameAddressAtomicCycles);
+    e.atomicCycles = e.atomics / rate;
+  }
+
+  // A warp's chain includes its barrier waits; name the larger part.
+  double chain = e.latencyCycles + e.barrierCycles;
+  struct Term {
+    double cycles;
+    const char *name;
+  } terms[] = {{e.computeCycles, "compute"},
+               {e.sharedCycles, "shared memory"},
+               {e.dramCycles, "memory bandwidth"},
+               {e.l2Cycles, "memory bandwidth"},
+               {chain, e.barrierCycles > e.latencyCycles ? "barrier" : "latency"},
+               {e.atomicCycles, "atomics"}};
+  const Term *top = &terms[0];
+  double sum = 0;
+  for (const Term &t : terms) {
+    sum += t.cycles;
+    if (t.cycles > top->cycles)
+      top = &t;
+  }
+  // The largest term bounds the kernel; the others overlap with it only partly.
+  e.cycles = top->cycles + 0.1 * (sum - top->cycles);
+  e.limiter = top->name;
+  e.ns = p.kernelLaunchUs * 1000 + e.cycles / cyclesPerNs;
+  return e;
+}
+
+} // namespace musa::sim
