@@ -38,7 +38,7 @@ static Leftovers leftovers;
 int main(int argc, char **argv) {
   const int iterations = argc > 1 ? std::atoi(argv[1]) : 20000;
   const int n = 1 << 16;
-  static float host[1 << 16];
+  static float host[4][1 << 16]; // one per stream: their copies run at once
   for (int s = 0; s < 4; ++s) {
     musaStream_t stream;
     musaEvent_t event;
@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     leftovers.streams.push_back(stream);
     leftovers.events.push_back(event);
     leftovers.buffers.push_back(d);
-    CHECK_MUSA(musaMemcpyAsync(d, host, n * sizeof(float), musaMemcpyHostToDevice, stream));
+    CHECK_MUSA(musaMemcpyAsync(d, host[s], n * sizeof(float), musaMemcpyHostToDevice, stream));
     for (int k = 0; k < 3; ++k)
       spin<<<n / 256, 256, 0, stream>>>(d, n, iterations);
     CHECK_MUSA(musaEventRecord(event, stream));
@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
       CHECK_MUSA(musaGraphLaunch(exec, stream));
       CHECK_MUSA(musaGraphLaunch(exec, stream));
     }
-    CHECK_MUSA(musaMemcpyAsync(host, d, 16 * sizeof(float), musaMemcpyDeviceToHost, stream));
+    CHECK_MUSA(musaMemcpyAsync(host[s] + n - 16, d, 16 * sizeof(float), musaMemcpyDeviceToHost,
+                               stream));
   }
   // The legacy stream too, and nothing synchronised.
   spin<<<n / 256, 256>>>(static_cast<float *>(leftovers.buffers[0]), n, iterations);
