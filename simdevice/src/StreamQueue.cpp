@@ -6,12 +6,10 @@
 namespace musa::sim {
 
 namespace {
-std::atomic<bool> abandoned{false};
 std::atomic<int> running{0}; // operations executing now, over all queues
 } // namespace
 
-void abandonWork() { abandoned.store(true); }
-bool workAbandoned() { return abandoned.load(std::memory_order_relaxed); }
+void abandonWork() { workAbandonedFlag.store(true); }
 
 bool quiesce(int timeoutMs) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -21,7 +22,8 @@ namespace musa::sim {
 /// grids stop at their next block. quiesce() waits, up to `timeoutMs`, until no queue runs an
 /// operation; it returns whether that happened (a host function may block for ever).
 void abandonWork();
-bool workAbandoned();
+inline std::atomic<bool> workAbandonedFlag{false};
+inline bool workAbandoned() { return workAbandonedFlag.load(std::memory_order_relaxed); }
 bool quiesce(int timeoutMs);
 
 class StreamQueue {
