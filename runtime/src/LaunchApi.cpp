@@ -195,7 +195,7 @@ void PreparedLaunch::run() const {
   // submitted (Device::hostLaunchCall): the compute engine is busy for the rest.
   row.ns = row.estimate.ns - profile.hostLaunchUs * 1000;
   row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns);
-  const double predictedNs = row.ns;
+  const double predictedNs = row.estimate.ns; // as events around one launch see it
   uint64_t reportId = 0;
   if (sim::reportEnabled()) {
     row.kind = "kernel";
