@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 2000;
   const int n = 1024, kernelsPerRound = 3;
   unsigned *counters, *scratch;
-  std::vector<unsigned> host(n);
+  std::vector<unsigned> host(n), peeks(rounds); // one peek per round: streams copy at once
   CHECK_MUSA(musaMalloc(&counters, n * sizeof(unsigned)));
   CHECK_MUSA(musaMalloc(&scratch, rounds * sizeof(unsigned)));
   CHECK_MUSA(musaMemset(counters, 0, n * sizeof(unsigned)));
@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < kernelsPerRound; ++k)
       addTo<<<n / 256, 256, 0, s>>>(counters, n);
     CHECK_MUSA(musaMemsetAsync(scratch + r, 0xff, sizeof(unsigned), s));
-    CHECK_MUSA(musaMemcpyAsync(host.data(), counters, sizeof(unsigned), musaMemcpyDeviceToHost, s));
+    CHECK_MUSA(musaMemcpyAsync(&peeks[r], counters, sizeof(unsigned), musaMemcpyDeviceToHost, s));
     CHECK_MUSA(musaLaunchHostFunc(s, hostFunction, nullptr));
     CHECK_MUSA(musaStreamDestroy(s));
   }
