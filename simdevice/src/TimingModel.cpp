@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
-#include <tuple>
 
 namespace musa::sim {
 
@@ -159,7 +158,6 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
   e.footprintBytes = unique;
-  std::tie(e.footprintLo, e.footprintHi) = k.footprintRange();
   e.dramBytes = unique - std::clamp(warmBytes, 0.0, unique) + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.

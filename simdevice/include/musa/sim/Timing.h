@@ -269,7 +269,6 @@ struct KernelEstimate {
   double sectors = 0;     // L2 transactions (32-byte sectors)
   double dramBytes = 0;   // after reuse in L2
   double footprintBytes = 0; // distinct bytes the launch touched
-  uint64_t footprintLo = 0, footprintHi = 0; // the address range of its tracked touches
   double wavefronts = 0;  // shared-memory wavefronts (bank conflicts add to these)
   double atomics = 0;
   // The terms the model compares (cycles); the largest names the limiter.
