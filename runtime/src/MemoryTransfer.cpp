@@ -54,11 +54,11 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
 
 /// Places a finished copy or memset of `bytes` on `device`'s engines in simulated time (the
 /// running operation's timeline) and reports it.
-void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes) {
+void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uint64_t rows = 1) {
   if (!device || !sim::timingModelOn() || !sim::currentTimeline())
     return;
   const sim::DeviceProfile &p = device->profile();
-  double ns = copy ? sim::copyNs(p, route, bytes) : sim::memsetNs(p, bytes);
+  double ns = copy ? sim::copyNs(p, route, bytes, rows) : sim::memsetNs(p, bytes);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there
     device->l2.record(0, 0, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
                       device->l2Capacity());
@@ -148,7 +148,7 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
         for (size_t row = 0; row < height; ++row)
           std::memmove(to + row * dpitch, from + row * spitch, width);
     });
-    charge(clockDevice, true, route, uint64_t(width) * height);
+    charge(clockDevice, true, route, uint64_t(width) * height, height);
   };
   return musaSuccess;
 }

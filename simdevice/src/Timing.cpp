@@ -1,6 +1,7 @@
 // Simulated time: timelines, engines and what copies and memsets cost. The kernel counters
 // are in KernelCounters.cpp, the kernel model in TimingModel.cpp.
 #include "musa/sim/Timing.h"
+#include <algorithm>
 
 #include <cstdlib>
 #include <cstring>
@@ -54,7 +55,7 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs) {
   return start;
 }
 
-double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes) {
+double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t rows) {
   double gbs = p.hostLinkBandwidthGBs; // GB/s is bytes per nanosecond
   double latency = p.copyLatencyUs * 1000;
   switch (route) {
@@ -75,6 +76,14 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes) {
     break;
   default:
     break;
+  }
+  if (rows > 1 && route != CopyRoute::HostToHost) {
+    // Measured on the H200 (tests/hardware/probes/mechanisms.h200.txt): a pitched
+    // device-to-device copy reaches about a sixth of a linear one's rate and takes at least
+    // 0.6 ns a row; host copies stay bound by the link.
+    gbs = std::min(gbs, p.copy2dBandwidthGBs);
+    return std::max(latency, p.copy2dLatencyUs * 1000) +
+           std::max(double(bytes) / gbs, double(rows) * p.copy2dRowNs);
   }
   return latency + double(bytes) / gbs;
 }

@@ -49,7 +49,7 @@ std::string shipped(const char *id) {
          "l2_bandwidth_gbs = 30\ndram_efficiency = 0.8\natomic_ops_per_cycle = 8\n"
          "same_address_atomic_cycles = 4\natomic_unit_bytes = 512\nbarrier_cycles = 20\n"
          "kernel_launch_us = 5\n"
-         "copy_latency_us = 10\npageable_copy_factor = 0.5\npeer_bandwidth_gbs = 10\n"
+         "copy_latency_us = 10\ncopy_2d_latency_us = 10\ncopy_2d_bandwidth_gbs = 100\ncopy_2d_row_ns = 1\npageable_copy_factor = 0.5\npeer_bandwidth_gbs = 10\n"
          "regs_per_thread = 32\n";
 }
 } // namespace

@@ -72,6 +72,25 @@ TEST(Timing, CopiesCostLatencyPlusBytesOverTheirLink) {
   EXPECT_LT(memsetNs(p, 1 << 20), memsetNs(p, 64 << 20));
 }
 
+// Figures from tests/hardware/probes/mechanisms.h200.txt: pitched device copies are bound by
+// their rows when narrow and by a far lower bandwidth than linear copies when wide; pitched
+// host copies stay bound by the link.
+TEST(Timing, PitchedCopiesGoRowByRow) {
+  DeviceProfile p = profile("h200");
+  auto us = [&](CopyRoute r, double width, double rows) {
+    return copyNs(p, r, uint64_t(width * rows), uint64_t(rows)) / 1000;
+  };
+  EXPECT_NEAR(us(CopyRoute::DeviceToDevice, 64, 16384), 18.50, 18.50 * 0.1);
+  EXPECT_NEAR(us(CopyRoute::DeviceToDevice, 16000, 4096), 87.14, 87.14 * 0.1);
+  EXPECT_NEAR(us(CopyRoute::DeviceToDevice, 4096, 16384), 87.52, 87.52 * 0.1);
+  // The same bytes as one linear copy: 40.42 us measured.
+  EXPECT_LT(us(CopyRoute::DeviceToDevice, 4096 * 16384, 1), 0.6 * us(CopyRoute::DeviceToDevice, 4096, 16384));
+  // Row count alone moves a narrow copy: 1024 -> 16384 rows of 64 bytes, 9.3 -> 18.5 us.
+  EXPECT_GT(us(CopyRoute::DeviceToDevice, 64, 16384), 1.8 * us(CopyRoute::DeviceToDevice, 64, 1024));
+  EXPECT_NEAR(us(CopyRoute::HostToDevicePinned, 4000, 4096),
+              us(CopyRoute::HostToDevicePinned, 4000 * 4096, 1), 10);
+}
+
 namespace {
 /// A launch of `blocks` x 256 threads with hand-filled counters, as instrumented code would.
 struct Fixture {

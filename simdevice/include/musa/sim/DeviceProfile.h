@@ -69,6 +69,11 @@ struct DeviceProfile {
   /// hostLaunchUs (a burst of launches runs at that rate), the GPU adds the rest per kernel.
   double hostLaunchUs = 0;
   double copyLatencyUs = 0;
+  /// Pitched (2D/3D) copies go row by row: their own start-up, at most copy2dBandwidthGBs, and
+  /// at least copy2dRowNs per row (tests/hardware/probes/mechanisms.h200.txt).
+  double copy2dLatencyUs = 0;
+  double copy2dBandwidthGBs = 0;
+  double copy2dRowNs = 0;
   double pageableCopyFactor = 0;   // pageable copies reach this fraction of pinned bandwidth
   double peerBandwidthGBs = 0;
   int regsPerThread = 0;           // assumed register use per thread (occupancy)

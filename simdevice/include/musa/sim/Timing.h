@@ -74,10 +74,14 @@ private:
 /// Advances the current timeline (if any) by an operation on `engine`; returns its start.
 double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs);
 
-/// Simulated duration of a copy of `bytes`: latency plus bytes over the link's bandwidth.
+/// Simulated duration of a copy of `bytes`: latency plus bytes over the link's bandwidth. A
+/// pitched copy of `rows` rows (rows > 1: musaMemcpy2D/3D and their async and graph forms,
+/// whatever the pitches) goes row by row, as hardware does even when the rows are contiguous:
+/// its own start-up, then the slower of the bytes at copy_2d_bandwidth_gbs (and the link's
+/// rate) and copy_2d_row_ns per row.
 enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
                        DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
-double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes);
+double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1);
 /// Simulated duration of a device memset of `bytes`.
 double memsetNs(const DeviceProfile &profile, uint64_t bytes);
 Engine engineFor(CopyRoute route);
