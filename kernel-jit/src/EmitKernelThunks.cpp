@@ -122,7 +122,7 @@ void emitFacts(Module &M, Function &K) {
     sizes.push_back(ConstantInt::get(i32, DL.getTypeAllocSize(T)));
   }
   auto *sizesType = ArrayType::get(i32, sizes.size());
-  auto *type = StructType::get(C, {i64, i32, i32, sizesType});
+  StructType *type = kernelFactsType(C, sizes.size());
   auto *init = ConstantStruct::get(type, {ConstantInt::get(i64, staticShared),
                                           ConstantInt::get(i32, needsFibers(K) ? 1 : 0),
                                           ConstantInt::get(i32, sizes.size()),
@@ -132,6 +132,11 @@ void emitFacts(Module &M, Function &K) {
 }
 
 } // namespace
+
+StructType *kernelFactsType(LLVMContext &C, unsigned params) {
+  auto *i32 = Type::getInt32Ty(C);
+  return StructType::get(C, {Type::getInt64Ty(C), i32, i32, ArrayType::get(i32, params)});
+}
 
 PreservedAnalyses EmitKernelThunksPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *K : getKernels(M)) {

@@ -812,7 +812,7 @@ void emitRegionFacts(Module &M, const RegionBody &body) {
     kinds.push_back(ConstantInt::get(
         i32, point.kind | (point.uniformShuffle ? sim::abi::RegionPointUniform : 0)));
   auto *kindsType = ArrayType::get(i32, kinds.size());
-  auto *type = StructType::get(C, {i32, i32, kindsType});
+  StructType *type = regionFactsType(C, kinds.size());
   new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage,
                      ConstantStruct::get(type, {ConstantInt::get(i32, body.frameBytes),
                                                 ConstantInt::get(i32, body.cuts.size()),
@@ -868,6 +868,10 @@ std::string formRegions(Module &M, Function &K, const SyncReach &reach, std::str
 
 } // namespace
 
+StructType *regionFactsType(LLVMContext &C, unsigned points) {
+  auto *i32 = Type::getInt32Ty(C);
+  return StructType::get(C, {i32, i32, ArrayType::get(i32, points)});
+}
 
 PreservedAnalyses FormBarrierRegionsPass::run(Module &M, ModuleAnalysisManager &) {
   SyncReach reach(M);

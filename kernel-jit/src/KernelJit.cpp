@@ -342,20 +342,14 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
       consumeError(facts.takeError());
     return {"kernel '" + kernel + "' is missing its JIT entry points"};
   }
-  struct Facts {
-    uint64_t staticShared;
-    uint32_t needsFibers;
-    uint32_t paramCount;
-    uint32_t paramSizes[1]; // paramCount entries
-  };
-  const Facts *f = facts->toPtr<const Facts *>();
+  const auto *f = facts->toPtr<const KernelFacts *>();
   out.name = kernel;
   out.thread = thread->toPtr<sim::KernelThunk>();
   out.block = block->toPtr<sim::KernelThunk>();
-  out.staticSharedBytes = f->staticShared;
+  out.staticSharedBytes = f->staticSharedBytes;
   out.needsFibers = f->needsFibers != 0;
   const auto *sizes = reinterpret_cast<const uint32_t *>(
-      reinterpret_cast<const char *>(f) + offsetof(Facts, paramSizes));
+      reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));
   out.paramSizes.assign(sizes, sizes + f->paramCount);
   auto lookupRegions = [&](const std::string &symbol, sim::RegionCode &code) {
     code = sim::RegionCode();
@@ -363,10 +357,11 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
     auto facts = jit_->lookup(*module.dylib, RegionFactsPrefix + symbol);
     if (entry && facts) {
       code.entry = entry->toPtr<sim::KernelRegions>();
-      const uint32_t *rf = facts->toPtr<const uint32_t *>();
-      code.frameBytes = rf[0];
-      code.parkPoints = rf[1];
-      code.pointKinds = rf + 2;
+      const auto *rf = facts->toPtr<const RegionFacts *>();
+      code.frameBytes = rf->frameBytes;
+      code.parkPoints = rf->parkPoints;
+      code.pointKinds = reinterpret_cast<const uint32_t *>(
+          reinterpret_cast<const char *>(rf) + offsetof(RegionFacts, pointKinds));
       return true;
     }
     if (!entry)

@@ -56,12 +56,16 @@ __MUSA_CG unsigned tileMask(unsigned size) {
 /// This thread's lane in its 32-lane quarter of the warp (the whole warp on 32-lane warps).
 __MUSA_CG unsigned quarterLane() { return blockRank() % 32; }
 
-/* Warp operation codes of __musa_sim_warp (musa/sim/WarpCollective.h). */
+/* Warp operation codes of __musa_sim_warp (musa_sim_collective_ops.h). */
 enum : unsigned {
-  OpSync = 0, OpShflIdx = 1, OpShflUp = 2, OpShflDown = 3, OpShflXor = 4, OpBallot = 5,
-  OpAny = 6, OpAll = 7, OpMatchAny = 8, OpMatchAll = 9, OpConverge = 18,
+  OpSync = __MUSA_SIM_WARP_SYNC, OpShflIdx = __MUSA_SIM_WARP_SHFL_IDX,
+  OpShflUp = __MUSA_SIM_WARP_SHFL_UP, OpShflDown = __MUSA_SIM_WARP_SHFL_DOWN,
+  OpShflXor = __MUSA_SIM_WARP_SHFL_XOR, OpBallot = __MUSA_SIM_WARP_BALLOT,
+  OpAny = __MUSA_SIM_WARP_ANY, OpAll = __MUSA_SIM_WARP_ALL,
+  OpMatchAny = __MUSA_SIM_WARP_MATCH_ANY, OpMatchAll = __MUSA_SIM_WARP_MATCH_ALL,
+  OpConverge = __MUSA_SIM_WARP_CONVERGE,
   /* The mask names lanes of the caller's quarter only: coalesced groups. */
-  QuarterLocal = 0x100
+  QuarterLocal = __MUSA_SIM_WARP_QUARTER_LOCAL
 };
 
 /// A warp exchange of any trivially copyable type: values wider than 64 bits travel as

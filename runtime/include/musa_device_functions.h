@@ -11,6 +11,8 @@
 #define __MUSA_DEVICE_FUNCTIONS_H__
 #if defined(__CUDA__)
 
+#include "musa_sim_collective_ops.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <time.h>
@@ -644,63 +646,63 @@ template <class T> __MUSA_DEV T __musa_from_bits(unsigned long long bits) {
   return v;
 }
 template <class T> __MUSA_DEV T __shfl_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, int srcLane, int width = warpSize) {
-  return __musa_from_bits<T>(__musa_sim_warp(1, mask, __musa_bits(var), srcLane, width));
+  return __musa_from_bits<T>(__musa_sim_warp(__MUSA_SIM_WARP_SHFL_IDX, mask, __musa_bits(var), srcLane, width));
 }
 template <class T>
 __MUSA_DEV T __shfl_up_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, unsigned int delta, int width = warpSize) {
-  return __musa_from_bits<T>(__musa_sim_warp(2, mask, __musa_bits(var), (int)delta, width));
+  return __musa_from_bits<T>(__musa_sim_warp(__MUSA_SIM_WARP_SHFL_UP, mask, __musa_bits(var), (int)delta, width));
 }
 template <class T>
 __MUSA_DEV T __shfl_down_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, unsigned int delta, int width = warpSize) {
-  return __musa_from_bits<T>(__musa_sim_warp(3, mask, __musa_bits(var), (int)delta, width));
+  return __musa_from_bits<T>(__musa_sim_warp(__MUSA_SIM_WARP_SHFL_DOWN, mask, __musa_bits(var), (int)delta, width));
 }
 template <class T>
 __MUSA_DEV T __shfl_xor_sync(unsigned mask, __MUSA_MAYBE_UNDEF T var, int laneMask, int width = warpSize) {
-  return __musa_from_bits<T>(__musa_sim_warp(4, mask, __musa_bits(var), laneMask, width));
+  return __musa_from_bits<T>(__musa_sim_warp(__MUSA_SIM_WARP_SHFL_XOR, mask, __musa_bits(var), laneMask, width));
 }
 __MUSA_DEV unsigned __ballot_sync(unsigned mask, int predicate) {
-  return (unsigned)__musa_sim_warp(5, mask, predicate != 0, 0, 0);
+  return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_BALLOT, mask, predicate != 0, 0, 0);
 }
 __MUSA_DEV int __any_sync(unsigned mask, int predicate) {
-  return (int)__musa_sim_warp(6, mask, predicate != 0, 0, 0);
+  return (int)__musa_sim_warp(__MUSA_SIM_WARP_ANY, mask, predicate != 0, 0, 0);
 }
 __MUSA_DEV int __all_sync(unsigned mask, int predicate) {
-  return (int)__musa_sim_warp(7, mask, predicate != 0, 0, 0);
+  return (int)__musa_sim_warp(__MUSA_SIM_WARP_ALL, mask, predicate != 0, 0, 0);
 }
 __MUSA_DEV int __uni_sync(unsigned mask, int predicate) {
   int any = __any_sync(mask, predicate), all = __all_sync(mask, predicate);
   return any == all;
 }
 template <class T> __MUSA_DEV unsigned __match_any_sync(unsigned mask, T value) {
-  return (unsigned)__musa_sim_warp(8, mask, __musa_bits(value), 0, 0);
+  return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_MATCH_ANY, mask, __musa_bits(value), 0, 0);
 }
 template <class T> __MUSA_DEV unsigned __match_all_sync(unsigned mask, T value, int *pred) {
-  unsigned r = (unsigned)__musa_sim_warp(9, mask, __musa_bits(value), 0, 0);
+  unsigned r = (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_MATCH_ALL, mask, __musa_bits(value), 0, 0);
   *pred = r != 0;
   return r;
 }
-__MUSA_DEV void __syncwarp(unsigned mask = 0xffffffffu) { __musa_sim_warp(0, mask, 0, 0, 0); }
+__MUSA_DEV void __syncwarp(unsigned mask = 0xffffffffu) { __musa_sim_warp(__MUSA_SIM_WARP_SYNC, mask, 0, 0, 0); }
 /* The lanes of the caller's 32-lane quarter that reached this call together (a warp
  * collective that waits for no one: WarpConverge in musa/sim/WarpCollective.h). */
-__MUSA_DEV unsigned __activemask(void) { return (unsigned)__musa_sim_warp(18, 0xffffffffu, 0, 0, 0); }
-__MUSA_DEV unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(10, mask, v, 0, 0); }
-__MUSA_DEV int __reduce_add_sync(unsigned mask, int v) { return (int)__musa_sim_warp(10, mask, (unsigned)v, 0, 0); }
-__MUSA_DEV unsigned __reduce_min_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(11, mask, v, 0, 0); }
-__MUSA_DEV unsigned __reduce_max_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(12, mask, v, 0, 0); }
-__MUSA_DEV int __reduce_min_sync(unsigned mask, int v) { return (int)__musa_sim_warp(13, mask, (unsigned)v, 0, 0); }
-__MUSA_DEV int __reduce_max_sync(unsigned mask, int v) { return (int)__musa_sim_warp(14, mask, (unsigned)v, 0, 0); }
-__MUSA_DEV unsigned __reduce_and_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(15, mask, v, 0, 0); }
-__MUSA_DEV unsigned __reduce_or_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(16, mask, v, 0, 0); }
-__MUSA_DEV unsigned __reduce_xor_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(17, mask, v, 0, 0); }
+__MUSA_DEV unsigned __activemask(void) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_CONVERGE, 0xffffffffu, 0, 0, 0); }
+__MUSA_DEV unsigned __reduce_add_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_ADD, mask, v, 0, 0); }
+__MUSA_DEV int __reduce_add_sync(unsigned mask, int v) { return (int)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_ADD, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV unsigned __reduce_min_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_MIN_U, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_max_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_MAX_U, mask, v, 0, 0); }
+__MUSA_DEV int __reduce_min_sync(unsigned mask, int v) { return (int)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_MIN_S, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV int __reduce_max_sync(unsigned mask, int v) { return (int)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_MAX_S, mask, (unsigned)v, 0, 0); }
+__MUSA_DEV unsigned __reduce_and_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_AND, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_or_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_OR, mask, v, 0, 0); }
+__MUSA_DEV unsigned __reduce_xor_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_XOR, mask, v, 0, 0); }
 __MUSA_DEV unsigned __musa_lane(void) { return __nvvm_read_ptx_sreg_laneid() % 32; }
 __MUSA_DEV unsigned __lanemask_eq(void) { return 1u << __musa_lane(); }
 __MUSA_DEV unsigned __lanemask_lt(void) { return (1u << __musa_lane()) - 1u; }
 __MUSA_DEV unsigned __lanemask_le(void) { return (2u << __musa_lane()) - 1u; }
 __MUSA_DEV unsigned __lanemask_gt(void) { return ~__lanemask_le(); }
 __MUSA_DEV unsigned __lanemask_ge(void) { return ~__lanemask_lt(); }
-__MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(0, predicate); }
-__MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(1, predicate); }
-__MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(2, predicate); }
+__MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_COUNT, predicate); }
+__MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_AND, predicate); }
+__MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_OR, predicate); }
 
 /* ---- memcpy and memset in device code (string.h declares the host functions only) ------- */
 static __device__ __forceinline__ void *memcpy(void *dst, const void *src, size_t n) {

@@ -6,6 +6,8 @@
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -119,6 +121,24 @@ TEST(Lowering, ThunksAndFactsDescribeEachKernel) {
   EXPECT_EQ(plain.staticShared, 0u);
   EXPECT_FALSE(plain.needsFibers);
   EXPECT_EQ(plain.paramSizes, (std::vector<uint64_t>{8, 4}));
+}
+
+// The records KernelJit reads through KernelFacts / RegionFacts have the layout the passes
+// emit for them, on the host's data layout, for any number of entries.
+TEST(Lowering, FactsRecordsMatchTheStructsTheJitReads) {
+  LLVMContext C;
+  DataLayout DL(HostLayout);
+  for (unsigned n : {0u, 1u, 7u}) {
+    const StructLayout *k = DL.getStructLayout(kernelFactsType(C, n));
+    EXPECT_EQ(k->getElementOffset(0), offsetof(KernelFacts, staticSharedBytes));
+    EXPECT_EQ(k->getElementOffset(1), offsetof(KernelFacts, needsFibers));
+    EXPECT_EQ(k->getElementOffset(2), offsetof(KernelFacts, paramCount));
+    EXPECT_EQ(k->getElementOffset(3), offsetof(KernelFacts, paramSizes));
+    const StructLayout *r = DL.getStructLayout(regionFactsType(C, n));
+    EXPECT_EQ(r->getElementOffset(0), offsetof(RegionFacts, frameBytes));
+    EXPECT_EQ(r->getElementOffset(1), offsetof(RegionFacts, parkPoints));
+    EXPECT_EQ(r->getElementOffset(2), offsetof(RegionFacts, pointKinds));
+  }
 }
 
 TEST(Lowering, UnsupportedIntrinsicIsNamed) {

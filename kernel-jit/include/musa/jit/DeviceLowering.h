@@ -18,6 +18,7 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ class Argument;
 class Value;
 class DataLayout;
 class Triple;
+class LLVMContext;
+class StructType;
 } // namespace llvm
 
 namespace musa::jit {
@@ -37,15 +40,33 @@ namespace musa::jit {
 inline constexpr const char *ContextAttr = "musa-sim-ctx";
 /// Module flag listing kernels (names), set by RetargetToHostPass.
 inline constexpr const char *KernelListMD = "musa.kernels";
-/// Prefix of the per-kernel facts global:
-/// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
+/// Prefix of the per-kernel facts global (a KernelFacts record).
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
+/// The per-kernel facts record as KernelJit reads it from the object: EmitKernelThunksPass
+/// builds its IR type with kernelFactsType, whose layout a unit test checks against this.
+struct KernelFacts {
+  uint64_t staticSharedBytes;
+  uint32_t needsFibers;
+  uint32_t paramCount;
+  uint32_t paramSizes[1]; // paramCount entries
+};
+/// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
+llvm::StructType *kernelFactsType(llvm::LLVMContext &C, unsigned params);
 
 /// Prefix of the region-loop entry of a kernel cut at its park points (musa::sim::KernelRegions)
-/// and of its facts { i32 frameBytesPerThread, i32 parkPoints }; both absent for kernels that
-/// need no regions or cannot have them (then a C string with FibersBecausePrefix says why).
+/// and of its facts (a RegionFacts record); both absent for kernels that need no regions or
+/// cannot have them (then a C string with FibersBecausePrefix says why).
 inline constexpr const char *RegionsPrefix = "__musa_regions_";
 inline constexpr const char *RegionFactsPrefix = "__musa_rfacts_";
+/// A region loop's facts as KernelJit reads them; FormBarrierRegionsPass builds the IR type
+/// with regionFactsType (layout checked by a unit test).
+struct RegionFacts {
+  uint32_t frameBytes;   // per thread
+  uint32_t parkPoints;
+  uint32_t pointKinds[1]; // parkPoints entries of abi::RegionPoint
+};
+/// { i32 frameBytes, i32 parkPoints, [points x i32] pointKinds }.
+llvm::StructType *regionFactsType(llvm::LLVMContext &C, unsigned points);
 inline constexpr const char *FibersBecausePrefix = "__musa_fibers_because_";
 /// The fully instrumented variant's regions (sampled blocks) are RegionsPrefix and
 /// RegionFactsPrefix followed by this and the kernel's name (a kernel name cannot start with

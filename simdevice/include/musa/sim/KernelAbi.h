@@ -6,6 +6,8 @@
 // below) because generated IR hard-codes them.
 #pragma once
 
+#include "musa_sim_collective_ops.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -111,7 +113,7 @@ inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 /// Declared by the headers; lowered to calls of the same name with the context appended.
 inline constexpr const char *WarpFn = "__musa_sim_warp";
 /// The WarpFn op (musa::sim::WarpConverge) whose calls the compiler numbers by call site.
-inline constexpr uint32_t WarpConvergeOp = 18;
+inline constexpr uint32_t WarpConvergeOp = __MUSA_SIM_WARP_CONVERGE;
 inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";

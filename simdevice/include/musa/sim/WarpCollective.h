@@ -19,6 +19,8 @@
 //    changes nothing.
 #pragma once
 
+#include "musa_sim_collective_ops.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -27,32 +29,36 @@
 namespace musa::sim {
 
 enum WarpOp : uint32_t {
-  WarpSync = 0,
-  WarpShflIdx = 1,
-  WarpShflUp = 2,
-  WarpShflDown = 3,
-  WarpShflXor = 4,
-  WarpBallot = 5,
-  WarpAny = 6,
-  WarpAll = 7,
-  WarpMatchAny = 8,
-  WarpMatchAll = 9,
-  WarpReduceAdd = 10,
-  WarpReduceMinU = 11,
-  WarpReduceMaxU = 12,
-  WarpReduceMinS = 13,
-  WarpReduceMaxS = 14,
-  WarpReduceAnd = 15,
-  WarpReduceOr = 16,
-  WarpReduceXor = 17,
-  WarpConverge = 18,
-  WarpQuarterLocal = 0x100, // a flag, see above
+  WarpSync = __MUSA_SIM_WARP_SYNC,
+  WarpShflIdx = __MUSA_SIM_WARP_SHFL_IDX,
+  WarpShflUp = __MUSA_SIM_WARP_SHFL_UP,
+  WarpShflDown = __MUSA_SIM_WARP_SHFL_DOWN,
+  WarpShflXor = __MUSA_SIM_WARP_SHFL_XOR,
+  WarpBallot = __MUSA_SIM_WARP_BALLOT,
+  WarpAny = __MUSA_SIM_WARP_ANY,
+  WarpAll = __MUSA_SIM_WARP_ALL,
+  WarpMatchAny = __MUSA_SIM_WARP_MATCH_ANY,
+  WarpMatchAll = __MUSA_SIM_WARP_MATCH_ALL,
+  WarpReduceAdd = __MUSA_SIM_WARP_REDUCE_ADD,
+  WarpReduceMinU = __MUSA_SIM_WARP_REDUCE_MIN_U,
+  WarpReduceMaxU = __MUSA_SIM_WARP_REDUCE_MAX_U,
+  WarpReduceMinS = __MUSA_SIM_WARP_REDUCE_MIN_S,
+  WarpReduceMaxS = __MUSA_SIM_WARP_REDUCE_MAX_S,
+  WarpReduceAnd = __MUSA_SIM_WARP_REDUCE_AND,
+  WarpReduceOr = __MUSA_SIM_WARP_REDUCE_OR,
+  WarpReduceXor = __MUSA_SIM_WARP_REDUCE_XOR,
+  WarpConverge = __MUSA_SIM_WARP_CONVERGE,
+  WarpQuarterLocal = __MUSA_SIM_WARP_QUARTER_LOCAL, // a flag, see above
 };
 
 /// The operation of a lane's op field, without WarpQuarterLocal.
 inline uint32_t warpOpOf(uint32_t op) { return op & ~uint32_t(WarpQuarterLocal); }
 
-enum BlockReduceOp : uint32_t { BlockCount = 0, BlockAnd = 1, BlockOr = 2 };
+enum BlockReduceOp : uint32_t {
+  BlockCount = __MUSA_SIM_BLOCK_COUNT,
+  BlockAnd = __MUSA_SIM_BLOCK_AND,
+  BlockOr = __MUSA_SIM_BLOCK_OR
+};
 
 struct WarpLane {
   uint32_t lane = 0; // lane index in the warp

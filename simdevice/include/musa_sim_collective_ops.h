@@ -1,0 +1,43 @@
+/* Operation numbers of the virtual GPU's warp and block collectives: the one definition that
+   the device headers (musa_device_functions.h, cooperative_groups.h: arguments of
+   __musa_sim_warp and __musa_sim_barrier_reduce) and simdevice (musa/sim/WarpCollective.h,
+   musa/sim/KernelAbi.h) share. Plain C without a namespace, because device code includes it;
+   the build copies it next to the public headers (build/include, the install prefix). */
+#ifndef MUSA_SIM_COLLECTIVE_OPS_H
+#define MUSA_SIM_COLLECTIVE_OPS_H
+
+enum __musa_sim_warp_op {
+  __MUSA_SIM_WARP_SYNC = 0,
+  __MUSA_SIM_WARP_SHFL_IDX = 1,
+  __MUSA_SIM_WARP_SHFL_UP = 2,
+  __MUSA_SIM_WARP_SHFL_DOWN = 3,
+  __MUSA_SIM_WARP_SHFL_XOR = 4,
+  __MUSA_SIM_WARP_BALLOT = 5,
+  __MUSA_SIM_WARP_ANY = 6,
+  __MUSA_SIM_WARP_ALL = 7,
+  __MUSA_SIM_WARP_MATCH_ANY = 8,
+  __MUSA_SIM_WARP_MATCH_ALL = 9,
+  __MUSA_SIM_WARP_REDUCE_ADD = 10,
+  __MUSA_SIM_WARP_REDUCE_MIN_U = 11,
+  __MUSA_SIM_WARP_REDUCE_MAX_U = 12,
+  __MUSA_SIM_WARP_REDUCE_MIN_S = 13,
+  __MUSA_SIM_WARP_REDUCE_MAX_S = 14,
+  __MUSA_SIM_WARP_REDUCE_AND = 15,
+  __MUSA_SIM_WARP_REDUCE_OR = 16,
+  __MUSA_SIM_WARP_REDUCE_XOR = 17,
+  /* The lanes converged at this call (__activemask, coalesced_threads); the compiler numbers
+     its calls by call site. */
+  __MUSA_SIM_WARP_CONVERGE = 18,
+  /* A flag: the mask names lanes of the caller's 32-lane quarter only (coalesced groups on
+     128-lane warps). */
+  __MUSA_SIM_WARP_QUARTER_LOCAL = 0x100
+};
+
+/* __syncthreads_count / _and / _or. */
+enum __musa_sim_block_reduce_op {
+  __MUSA_SIM_BLOCK_COUNT = 0,
+  __MUSA_SIM_BLOCK_AND = 1,
+  __MUSA_SIM_BLOCK_OR = 2
+};
+
+#endif
