@@ -7,13 +7,17 @@ namespace musa::sim {
 
 namespace {
 std::atomic<int> running{0}; // operations executing now, over all queues
+// Whether this thread is a worker inside one of them: exit() called from a host function
+// quiesces on that worker, and must not wait for its own operation.
+thread_local bool insideOperation = false;
 } // namespace
 
 void abandonWork() { workAbandonedFlag.store(true); }
 
 bool quiesce(int timeoutMs) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-  while (running.load() > 0) {
+  const int own = insideOperation ? 1 : 0;
+  while (running.load() > own) {
     if (std::chrono::steady_clock::now() > deadline)
       return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -101,8 +105,10 @@ void StreamQueue::work() {
     queue_.pop_front();
     running.fetch_add(1);
     lock.unlock();
+    insideOperation = true;
     if (!workAbandoned())
       op();
+    insideOperation = false;
     op = nullptr; // what the operation held (streams it waited for) goes before the lock
     running.fetch_sub(1);
     lock.lock();

@@ -1,0 +1,35 @@
+// A host function that calls exit() while kernels run on other streams: the exit handler then
+// runs on a stream worker, inside that stream's operation. It must not wait for that very
+// operation (the 2 s quiesce limit): exit-from-host-fn.sh checks the status, the time and
+// that nothing is printed on stderr.
+#include "check.h"
+
+#include <cstdlib>
+
+__global__ void spin(float *p, int n, int iterations) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float x = p[i];
+  for (int k = 0; k < iterations; ++k)
+    x = x * 0.999f + 0.5f;
+  p[i] = x;
+}
+
+static void quit(void *) { std::exit(7); }
+
+int main() {
+  const int n = 1 << 14;
+  float *d;
+  CHECK_MUSA(musaMalloc(&d, 2 * n * sizeof(float)));
+  musaStream_t busy, host;
+  CHECK_MUSA(musaStreamCreate(&busy));
+  CHECK_MUSA(musaStreamCreate(&host));
+  for (int k = 0; k < 20; ++k)
+    spin<<<n / 256, 256, 0, busy>>>(d, n, 2000);
+  spin<<<n / 256, 256, 0, host>>>(d + n, n, 10);
+  CHECK_MUSA(musaLaunchHostFunc(host, quit, nullptr));
+  musaDeviceSynchronize(); // the host function's exit ends the process meanwhile
+  std::printf("FAIL: main outlived the host function's exit\n");
+  return 1;
+}
