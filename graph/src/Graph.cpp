@@ -1,5 +1,6 @@
 // Graph structure: nodes, edges, order, cloning and DOT output.
 #include "musa/graph/Graph.h"
+#include "musa/graph/Update.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,6 +26,8 @@ const char *typeName(NodeType type) {
   }
   return "Unknown";
 }
+
+UpdateResult NodeWork::updatableTo(const NodeWork &) const { return UpdateResult::Success; }
 
 namespace {
 /// Runs a child graph: its nodes in dependency order, on the calling thread.

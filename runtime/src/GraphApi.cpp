@@ -554,6 +554,17 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
 } // extern "C"
 
 namespace musa::rt {
+
+graph::UpdateResult MemsetWork::updatableTo(const graph::NodeWork &next) const {
+  auto *n = dynamic_cast<const MemsetWork *>(&next);
+  if (!n)
+    return graph::UpdateResult::Success;
+  auto now = Runtime::get().findDevicePointer(params_.dst);
+  auto then = Runtime::get().findDevicePointer(n->params_.dst);
+  return now && then && now->device == then->device ? graph::UpdateResult::Success
+                                                    : graph::UpdateResult::ParametersChanged;
+}
+
 musaGraph_t adoptCapturedGraph(std::unique_ptr<graph::Graph> g) { return adopt(std::move(g)); }
 musaError_t addGraphNode(musaGraphNode_t *node, musaGraph_t g, const musaGraphNode_t *deps,
                          size_t numDeps, graph::NodeType type,

@@ -176,75 +176,25 @@ musaError_t musaGraphExecUpdate(musaGraphExec_t handle, musaGraph_t g,
       return musaErrorInvalidValue;
     }
     *info = {musaGraphExecUpdateSuccess, nullptr, nullptr};
-    auto fail = [&](musaGraphExecUpdateResult r, const graph::Node *node,
-                    const graph::Node *from = nullptr) {
-      *info = {r, reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(node)),
-               reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(from))};
-      return musaErrorGraphExecUpdateFailure;
-    };
     musaError_t result = musaSuccess;
     exec->modify([&](graph::Graph &plan) {
-      // Nodes correspond in creation order; the topology must be the same.
-      const auto &now = plan.nodes(), &next = graph->nodes();
-      if (now.size() != next.size()) {
-        result = fail(musaGraphExecUpdateErrorTopologyChanged, nullptr);
+      graph::UpdateCheck check = graph::checkUpdate(plan, *graph);
+      if (check.result == graph::UpdateResult::Success) {
+        graph::takeWork(plan, *graph);
         return;
       }
-      std::map<const graph::Node *, size_t> indexNow, indexNext;
-      for (size_t i = 0; i < now.size(); ++i)
-        indexNow[now[i].get()] = i, indexNext[next[i].get()] = i;
-      for (size_t i = 0; i < now.size(); ++i) {
-        const graph::Node &a = *now[i], &b = *next[i];
-        if (a.type != b.type) {
-          result = fail(musaGraphExecUpdateErrorNodeTypeChanged, &b);
-          return;
-        }
-        if (a.dependencies.size() != b.dependencies.size()) {
-          result = fail(musaGraphExecUpdateErrorTopologyChanged, &b);
-          return;
-        }
-        for (size_t k = 0; k < a.dependencies.size(); ++k)
-          if (indexNow[a.dependencies[k]] != indexNext[b.dependencies[k]]) {
-            result = fail(musaGraphExecUpdateErrorTopologyChanged, &b, b.dependencies[k]);
-            return;
-          }
-        if (a.type == graph::NodeType::Kernel &&
-            static_cast<KernelWork &>(*a.work).launch().func !=
-                static_cast<KernelWork &>(*b.work).launch().func) {
-          result = fail(musaGraphExecUpdateErrorFunctionChanged, &b);
-          return;
-        }
-        if (a.type == graph::NodeType::Kernel &&
-            static_cast<KernelWork &>(*a.work).launch().nodePriority !=
-                static_cast<KernelWork &>(*b.work).launch().nodePriority) {
-          result = fail(musaGraphExecUpdateErrorAttributesChanged, &b);
-          return;
-        }
-        // A copy may not change direction, nor a memset its device (the guide's limits).
-        auto *ca = dynamic_cast<MemcpyWork *>(a.work.get());
-        auto *cb = dynamic_cast<MemcpyWork *>(b.work.get());
-        if (ca && cb && ca->params().kind != cb->params().kind) {
-          result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
-          return;
-        }
-        auto *sa = dynamic_cast<MemsetWork *>(a.work.get());
-        auto *sb = dynamic_cast<MemsetWork *>(b.work.get());
-        if (sa && sb) {
-          auto da = Runtime::get().findDevicePointer(sa->params().dst);
-          auto db = Runtime::get().findDevicePointer(sb->params().dst);
-          if (!da || !db || da->device != db->device) {
-            result = fail(musaGraphExecUpdateErrorParametersChanged, &b);
-            return;
-          }
-        }
-        if (a.type == graph::NodeType::ChildGraph || a.type == graph::NodeType::MemAlloc ||
-            a.type == graph::NodeType::MemFree || a.type == graph::NodeType::Conditional) {
-          result = fail(musaGraphExecUpdateErrorNotSupported, &b);
-          return;
-        }
-      }
-      for (size_t i = 0; i < now.size(); ++i) // all checks passed: take the new parameters
-        now[i]->work = next[i]->work ? next[i]->work->clone() : nullptr;
+      static const musaGraphExecUpdateResult codes[] = {
+          musaGraphExecUpdateSuccess,
+          musaGraphExecUpdateErrorTopologyChanged,
+          musaGraphExecUpdateErrorNodeTypeChanged,
+          musaGraphExecUpdateErrorFunctionChanged,
+          musaGraphExecUpdateErrorParametersChanged,
+          musaGraphExecUpdateErrorAttributesChanged,
+          musaGraphExecUpdateErrorNotSupported};
+      *info = {codes[int(check.result)],
+               reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(check.node)),
+               reinterpret_cast<musaGraphNode_t>(const_cast<graph::Node *>(check.from))};
+      result = musaErrorGraphExecUpdateFailure;
     });
     return result;
   });

@@ -7,6 +7,7 @@
 #include "Runtime.h"
 
 #include "musa/graph/Graph.h"
+#include "musa/graph/Update.h"
 
 #include <atomic>
 #include <functional>
@@ -33,6 +34,15 @@ public:
     withPriority.run();
   }
   std::string label() const override;
+  /// A kernel node keeps its function and its priority attribute.
+  graph::UpdateResult updatableTo(const graph::NodeWork &next) const override {
+    const auto &n = static_cast<const KernelWork &>(next).launch();
+    if (n.func != launch_->func)
+      return graph::UpdateResult::FunctionChanged;
+    if (n.nodePriority != launch_->nodePriority)
+      return graph::UpdateResult::AttributesChanged;
+    return graph::UpdateResult::Success;
+  }
   const PreparedLaunch &launch() const { return *launch_; }
 
 private:
@@ -70,6 +80,12 @@ public:
   void run() override { work_.run(); }
   std::string label() const override { return work_.label(); }
   const musaMemcpy3DParms &params() const { return params_; }
+  /// A copy keeps its direction (the guide's limit).
+  graph::UpdateResult updatableTo(const graph::NodeWork &next) const override {
+    auto *n = dynamic_cast<const MemcpyWork *>(&next);
+    return n && n->params_.kind != params_.kind ? graph::UpdateResult::ParametersChanged
+                                                : graph::UpdateResult::Success;
+  }
 
 private:
   musaMemcpy3DParms params_;
@@ -87,6 +103,8 @@ public:
   void run() override { work_.run(); }
   std::string label() const override { return work_.label(); }
   const musaMemsetParams &params() const { return params_; }
+  /// A memset stays on its device (the guide's limit).
+  graph::UpdateResult updatableTo(const graph::NodeWork &next) const override;
 
 private:
   musaMemsetParams params_;

@@ -1,5 +1,6 @@
 // The graph layer alone: order, cycles, clones, DOT text and the executor.
 #include "musa/graph/GraphExec.h"
+#include "musa/graph/Update.h"
 
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
@@ -236,4 +237,80 @@ TEST(Graph, ANodeThatThrowsStillLetsTheLaunchEnd) {
   EXPECT_EQ(ran.load(), 2); // the dependent of the failed node ran, and the other root
   EXPECT_THROW(exec->run(), std::runtime_error);
   EXPECT_EQ(ran.load(), 4);
+}
+
+namespace {
+/// Work that refuses an update to work with another tag (as a kernel node refuses another
+/// function).
+class Tagged final : public NodeWork {
+public:
+  explicit Tagged(int tag) : tag_(tag) {}
+  std::unique_ptr<NodeWork> clone() const override { return std::make_unique<Tagged>(tag_); }
+  void run() override {}
+  std::string label() const override { return "tag " + std::to_string(tag_); }
+  UpdateResult updatableTo(const NodeWork &next) const override {
+    return static_cast<const Tagged &>(next).tag_ == tag_ ? UpdateResult::Success
+                                                         : UpdateResult::FunctionChanged;
+  }
+  int tag() const { return tag_; }
+
+private:
+  int tag_;
+};
+
+std::unique_ptr<Graph> chain(std::vector<std::pair<NodeType, int>> nodes) {
+  auto g = std::make_unique<Graph>();
+  Node *last = nullptr;
+  for (auto [type, tag] : nodes) {
+    std::vector<Node *> deps;
+    if (last)
+      deps.push_back(last);
+    last = g->add(type, std::make_unique<Tagged>(tag), deps);
+  }
+  return g;
+}
+} // namespace
+
+TEST(GraphUpdate, RulesNameTheFirstNodeThatDiffers) {
+  auto now = chain({{NodeType::Kernel, 1}, {NodeType::Host, 2}});
+  // Same shape, types and tags: success, and the work is taken.
+  auto same = chain({{NodeType::Kernel, 1}, {NodeType::Host, 2}});
+  EXPECT_EQ(checkUpdate(*now, *same).result, UpdateResult::Success);
+  // Another node count.
+  auto longer = chain({{NodeType::Kernel, 1}, {NodeType::Host, 2}, {NodeType::Empty, 0}});
+  EXPECT_EQ(checkUpdate(*now, *longer).result, UpdateResult::TopologyChanged);
+  // Another type at the second node: that node is named.
+  auto retyped = chain({{NodeType::Kernel, 1}, {NodeType::Memset, 2}});
+  UpdateCheck c = checkUpdate(*now, *retyped);
+  EXPECT_EQ(c.result, UpdateResult::NodeTypeChanged);
+  EXPECT_EQ(c.node, retyped->nodes()[1].get());
+  // The work's own rule.
+  auto refunctioned = chain({{NodeType::Kernel, 3}, {NodeType::Host, 2}});
+  c = checkUpdate(*now, *refunctioned);
+  EXPECT_EQ(c.result, UpdateResult::FunctionChanged);
+  EXPECT_EQ(c.node, refunctioned->nodes()[0].get());
+  // Same nodes, another edge: the dependency that differs is named.
+  Graph rewired;
+  Node *a = rewired.add(NodeType::Kernel, std::make_unique<Tagged>(1), {});
+  Node *b = rewired.add(NodeType::Host, std::make_unique<Tagged>(2), {});
+  Graph other;
+  Node *x = other.add(NodeType::Kernel, std::make_unique<Tagged>(1), {});
+  Node *y = other.add(NodeType::Host, std::make_unique<Tagged>(2), {});
+  rewired.addEdge(a, b);
+  other.addEdge(y, x);
+  c = checkUpdate(rewired, other);
+  EXPECT_EQ(c.result, UpdateResult::TopologyChanged);
+  // Node types whose parameters cannot be updated.
+  auto alloc = chain({{NodeType::MemAlloc, 0}});
+  EXPECT_EQ(checkUpdate(*alloc, *chain({{NodeType::MemAlloc, 0}})).result,
+            UpdateResult::NotSupported);
+}
+
+TEST(GraphUpdate, TakeWorkCopiesTheNewWork) {
+  auto now = chain({{NodeType::Kernel, 1}, {NodeType::Kernel, 1}});
+  auto next = chain({{NodeType::Kernel, 1}, {NodeType::Kernel, 1}});
+  next->nodes()[1]->work = std::make_shared<Tagged>(5);
+  takeWork(*now, *next);
+  EXPECT_EQ(static_cast<Tagged &>(*now->nodes()[1]->work).tag(), 5);
+  EXPECT_NE(now->nodes()[1]->work, next->nodes()[1]->work); // a copy, not shared
 }

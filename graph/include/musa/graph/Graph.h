@@ -34,6 +34,8 @@ enum class NodeType : int {
 
 const char *typeName(NodeType type);
 
+enum class UpdateResult; // Update.h
+
 /// What a node does when its graph runs. Implementations must be copyable through clone():
 /// instantiation and musaGraphClone copy them.
 class NodeWork {
@@ -45,6 +47,9 @@ public:
   virtual std::string label() const = 0;
   /// Called for every node before each launch of an executable graph (before any node runs).
   virtual void beforeLaunch() {}
+  /// Whether a node doing this work can take `next` (work of a node of the same type) in an
+  /// executable graph update: UpdateResult::Success (the default), or why not.
+  virtual UpdateResult updatableTo(const NodeWork &next) const;
 };
 
 class Graph;
