@@ -41,7 +41,8 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
   SmallVector<Access, 32> accesses;
   for (Instruction &I : instructions(F)) {
     uint32_t info = 0;
-    if (Value *ptr = accessPointer(I, info, DL); ptr && !isRuntimeMemory(ptr, ctx))
+    if (Value *ptr = accessPointer(I, info, DL);
+        ptr && !(info & sim::abi::AccessLocal) && !isRuntimeMemory(ptr, ctx))
       accesses.push_back({&I, ptr, info});
   }
   if (accesses.empty())

@@ -277,8 +277,13 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
     return nullptr;
   }
   const Value *object = getUnderlyingObject(ptr, 12);
-  if (isa<AllocaInst>(object))
-    return nullptr; // the thread's own stack ("local memory")
+  if (isa<AllocaInst>(object)) {
+    // The thread's own stack frame: what survives of it after optimisation (arrays indexed
+    // at run time, objects whose address escapes) is local memory on a GPU.
+    if (!getContextArg(*const_cast<Function *>(I.getFunction())))
+      return nullptr;
+    info |= sim::abi::AccessLocal;
+  }
   if (auto *arg = dyn_cast<Argument>(object); arg && arg->hasByValAttr())
     return nullptr; // a kernel parameter passed by value: an operand from the constant bank
   if (auto *arg = dyn_cast<Argument>(object); arg && arg == getContextArg(*const_cast<Function *>(arg->getParent())))
@@ -414,10 +419,36 @@ Value *genericPointer(IRBuilder<> &b, Value *ptr) {
 }
 
 /// The full variant: a call to the runtime (sampled blocks) for access `I`, at `b`.
+/// The byte offset of `ptr`, a pointer into one of its function's stack objects, in the
+/// thread's frame: the objects laid out one after another in the entry block's order, each
+/// at its alignment (a GPU compiler's local frame, near enough), plus the offset within.
+Value *frameOffset(IRBuilder<> &b, Value *ptr) {
+  auto *object = cast<AllocaInst>(getUnderlyingObject(ptr, 12));
+  const DataLayout &DL = object->getModule()->getDataLayout();
+  uint64_t start = 0;
+  for (Instruction &I : object->getFunction()->getEntryBlock()) {
+    auto *A = dyn_cast<AllocaInst>(&I);
+    if (!A)
+      continue;
+    start = alignTo(start, A->getAlign());
+    if (A == object)
+      break;
+    std::optional<TypeSize> size = A->getAllocationSize(DL);
+    start += size && !size->isScalable() ? size->getFixedValue() : 0;
+  }
+  Type *i64 = b.getInt64Ty();
+  Value *within = b.CreateSub(b.CreatePtrToInt(genericPointer(b, ptr), i64),
+                              b.CreatePtrToInt(genericPointer(b, object), i64));
+  return b.CreateAdd(within, b.getInt64(start));
+}
+
 void emitHook(IRBuilder<> &b, Instruction *I, uint32_t info, uint32_t site, Argument *ctx,
               FunctionCallee hook) {
   uint32_t unused = 0;
-  Value *ptr = genericPointer(b, accessPointer(*I, unused, I->getModule()->getDataLayout()));
+  Value *ptr = accessPointer(*I, unused, I->getModule()->getDataLayout());
+  // Local memory: the runtime places the frame offset as a GPU would (abi::localAddress).
+  ptr = info & sim::abi::AccessLocal ? b.CreateIntToPtr(frameOffset(b, ptr), b.getPtrTy())
+                                     : genericPointer(b, ptr);
   b.CreateCall(hook, {ptr, b.getInt32(info), b.getInt32(site), ctx});
 }
 
@@ -510,14 +541,18 @@ bool emitLightAccess(Instruction *I, uint32_t info, uint32_t site, Argument *ctx
   Value *ptr = accessPointer(*I, unused, I->getModule()->getDataLayout());
   if (isSharedPointer(ptr, ctx))
     return true;
-  bool globalOnly = isGlobalPointer(ptr, ctx, kernel);
-  Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
-  auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
   auto update = [&](unsigned index, auto compute) {
     Value *slot = siteAccumField(b, ctx, site, index);
     Value *old = scope.mark(b.CreateLoad(i64, slot), CounterScope::Sites);
     scope.mark(b.CreateStore(compute(old), slot), CounterScope::Sites);
   };
+  if (info & sim::abi::AccessLocal) { // counted as a global access; its footprint is the frame
+    update(0, [&](Value *old) { return b.CreateAdd(old, b.getInt64(1)); });
+    return false;
+  }
+  bool globalOnly = isGlobalPointer(ptr, ctx, kernel);
+  Value *address = b.CreatePtrToInt(genericPointer(b, ptr), i64);
+  auto field = [&](unsigned offset) { return b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset); };
   Value *inShared = b.getFalse();
   if (!globalOnly) {
     Value *base = b.CreatePtrToInt(b.CreateLoad(b.getPtrTy(), field(sim::abi::SharedOffset)), i64);

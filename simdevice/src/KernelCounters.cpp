@@ -313,6 +313,7 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
     s.wavefronts += b.wavefronts;
+    s.localExtent = std::max(s.localExtent, b.localExtent);
   }
   for (uintptr_t a : block.atomics)
     if (atomicAddresses_.size() < 1u << 16)
@@ -511,8 +512,10 @@ void BlockCounters::measureReuse() {
   // set against the distinct sectors its first accesses touched (the trace).
   double coalesced = 0, accesses = 0;
   for (const SiteStats &s : sites) {
-    if (!s.globalExecs || (s.info & (abi::AccessAtomic | abi::AccessStore)) || !s.globalLanes)
-      continue; // L1 caches loads only; stores and atomics go through to L2
+    if (!s.globalExecs || (s.info & (abi::AccessAtomic | abi::AccessStore | abi::AccessLocal)) ||
+        !s.globalLanes)
+      continue; // L1 caches loads only; stores and atomics go through to L2 (local memory:
+                // the model sets the frames against L1 itself)
     coalesced += double(s.globalExecs) * double(s.sectors) / double(s.globalLanes);
     accesses += double(s.globalExecs);
   }
@@ -538,7 +541,15 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
   uintptr_t a = uintptr_t(address);
   musa::sim::SiteStats &s = b->sites[site];
   s.info = info;
-  if (a - b->sharedBase < b->sharedSize) {
+  uint32_t t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+  if (info & musa::sim::abi::AccessLocal) {
+    // `address` is the byte offset in the thread's frame: placed as a GPU interleaves local
+    // memory, for the warp's coalescing. Its footprint is the frames (the model's), not
+    // device memory.
+    ++s.globalExecs;
+    s.localExtent = std::max<uint64_t>(s.localExtent, a + (info & 0xffff));
+    a = musa::sim::abi::localAddress(a, t / b->warpSize, t % b->warpSize, b->warpSize);
+  } else if (a - b->sharedBase < b->sharedSize) {
     ++s.sharedExecs;
   } else {
     ++s.globalExecs;
@@ -558,7 +569,6 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     }
   }
   if (b->sampling) {
-    uint32_t t = ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
     size_t n = b->sites.size();
     uint8_t &k = b->instance[size_t(t) * n + site];
     if (k < BlockCounters::Samples) {

@@ -71,9 +71,37 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double barriers = e.warpInstructions[abi::ClassBarrier];
+
+  // Local memory (stack frames: arrays indexed at run time, escaping objects), interleaved
+  // by lane as GPUs lay it out. Each warp access takes one L1 cycle (the interleaving puts
+  // lanes in distinct banks; measured 1-2.7 cycles whether the lanes share a line or not,
+  // tests/hardware/probes/mechanisms.h200.txt). Stores are written back through L2 and reach
+  // DRAM as the frames' footprint; loads hit L1 while the resident threads' frames fit in
+  // what shared memory leaves of it, and go to L2 otherwise.
+  double frameBytes = 0, localWarps = 0, localSectors = 0, localLines = 0;
+  for (const SiteStats &s : k.sites)
+    if (s.info & abi::AccessLocal)
+      frameBytes = std::max(frameBytes, double(s.localExtent));
+  const double residentBlocks = std::min(perSM, blocksOnBusiest);
+  const double sharedResident =
+      residentBlocks * double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
+  const bool framesFitL1 =
+      residentBlocks * threads * frameBytes <= std::max(0.0, double(p.l1CacheSize) - sharedResident);
+  for (const SiteStats &s : k.sites) {
+    if (!(s.info & abi::AccessLocal) || !s.globalExecs)
+      continue;
+    double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
+    double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
+    double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps : 1;
+    double lines = s.globalWarps ? double(s.lines) / s.globalWarps : 1;
+    e.globalWarpAccesses += warps;
+    localWarps += warps;
+    if ((s.info & abi::AccessStore) || !framesFitL1)
+      localSectors += warps * sectors, localLines += warps * lines;
+  }
   for (const SiteStats &s : k.sites) {
     uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
-    if (s.globalExecs) {
+    if (s.globalExecs && !(s.info & abi::AccessLocal)) {
       double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
       double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
       double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps
@@ -123,7 +151,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
           w / p.ldstLanes,
       // L1: four sectors of one 128-byte line per cycle; a warp access spanning several
       // lines takes one cycle per line (its tag lookups are one per line).
-      std::max(perBlock(e.sectors) / p.l1SectorsPerCycle, perBlock(loadLines + otherLines))};
+      std::max(perBlock(e.sectors) / p.l1SectorsPerCycle, perBlock(loadLines + otherLines)) +
+          perBlock(localWarps)};
   double issued = 0;
   for (double x : e.warpInstructions)
     issued += x;
@@ -145,16 +174,15 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     // blocks' shared memory leaves of it (a random walk over 1 MB hits in L1 a quarter as
     // often as the trace alone suggests). Resident blocks are taken to share what they read
     // (neighbouring blocks mostly do), so one block's sectors are set against the cache.
-    double resident = std::min(perSM, blocksOnBusiest);
-    double shared = resident * double(launch.kernel->staticSharedBytes + launch.dynamicSharedBytes);
-    double cache = std::max(0.0, double(p.l1CacheSize) - shared);
+    double cache = std::max(0.0, double(p.l1CacheSize) - sharedResident);
     double touched = 32.0 * double(k.sampledUniqueSectors) / k.sampledTracedBlocks;
     if (touched > cache)
       reuse = 1 - (1 - reuse) * cache / touched;
   }
-  double l2Bytes = (loadSectors * reuse + otherSectors) * 32;
-  double l2Requests = loadLines * reuse + otherLines;
-  double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32;
+  double l2Bytes = (loadSectors * reuse + otherSectors + localSectors) * 32;
+  double l2Requests = loadLines * reuse + otherLines + localLines;
+  double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32 +
+                  blocks * threads * frameBytes;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
   e.footprintBytes = unique;

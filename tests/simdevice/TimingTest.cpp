@@ -128,6 +128,37 @@ struct Fixture {
 };
 } // namespace
 
+// Local memory: each thread fills a stack array of `frame` bytes (one coalesced warp store per
+// 4-byte element, interleaved by lane) and reads it back. The frames are the footprint (their
+// stores cross the DRAM bus once, as written-back lines do), and loads stop hitting L1 once the
+// resident threads' frames outgrow it.
+TEST(Timing, LocalFramesAreFootprintAndCostL1WhenTheyFit) {
+  DeviceProfile p = profile("h200");
+  auto estimate = [&](uint64_t frame) {
+    Fixture f(4096); // 2^20 threads
+    uint64_t threads = f.launch.grid.count() * 256, elements = frame / 4;
+    SiteStats &store = f.counters->sites[0], &load = f.counters->sites[1];
+    store.info = 4 | musa::sim::abi::AccessStore | musa::sim::abi::AccessLocal;
+    load.info = 4 | musa::sim::abi::AccessLocal | (1u << musa::sim::abi::AccessGroupShift);
+    for (SiteStats *s : {&store, &load}) {
+      s->globalExecs = threads * elements;
+      s->globalWarps = threads / 32 * elements, s->globalLanes = threads * elements;
+      s->sectors = s->globalWarps * 4, s->lines = s->globalWarps;
+      s->localExtent = frame;
+    }
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  KernelEstimate small = estimate(32), middle = estimate(128), big = estimate(512);
+  EXPECT_NEAR(small.footprintBytes, 32.0 * (1 << 20), 1);
+  EXPECT_NEAR(big.footprintBytes, 512.0 * (1 << 20), 1);
+  EXPECT_NEAR(small.dramBytes, 32.0 * (1 << 20), 1 << 20);
+  EXPECT_NEAR(middle.dramBytes, 128.0 * (1 << 20), 1 << 20); // its loads hit L1
+  // 512-byte frames (1 MB per SM) miss L1: their loads reach L2 too, so the big case costs
+  // more than four times the middle one (measured on the H200: 188 against 38 us).
+  EXPECT_GT(big.ns, 4 * middle.ns);
+  EXPECT_EQ(middle.limiter, "memory bandwidth");
+}
+
 TEST(Timing, FootprintCountsDistinctSectorsReadAndWritten) {
   Fixture f(1);
   uintptr_t base = uintptr_t(f.memory.data());

@@ -96,7 +96,23 @@ inline constexpr uint32_t AccessAtomic = 1u << 17;
 /// A compare-and-swap in a loop (a retry loop): under contention each thread tries until it
 /// wins, which the model counts (the simulator's own run never contends).
 inline constexpr uint32_t AccessRetry = 1u << 18;
+/// An access to the thread's own stack frame: local memory on a GPU (arrays indexed at run
+/// time, structures whose address escapes). MemAccessFn then receives the access's byte
+/// offset in the thread's frame, not an address; the runtime lays frames out as a GPU does
+/// (interleaved: word k of every lane of a warp in one 4 * warpSize-byte run, see
+/// localAddress), so lanes reading the same element coalesce.
+inline constexpr uint32_t AccessLocal = 1u << 19;
 inline constexpr unsigned AccessGroupShift = 24;
+/// Where the timing model places local memory (an address range no device allocation uses):
+/// warp w of a block at LocalWindowBase + w * LocalWarpStride.
+inline constexpr uint64_t LocalWindowBase = uint64_t(1) << 60;
+inline constexpr uint64_t LocalWarpStride = uint64_t(1) << 24;
+/// The address a GPU gives byte `offset` of lane `lane`'s frame in warp `warp` of a block.
+inline constexpr uint64_t localAddress(uint64_t offset, uint32_t warp, uint32_t lane,
+                                       uint32_t warpSize) {
+  return LocalWindowBase + warp * LocalWarpStride + (offset / 4) * 4 * warpSize + lane * 4 +
+         offset % 4;
+}
 /// Dynamic shared memory starts at the static size rounded up to this.
 inline constexpr unsigned DynamicSharedAlign = 16;
 

@@ -110,6 +110,9 @@ struct SiteStats {
   // Light counters: global executions in blocks whose addresses were too spread out to count
   // as a dense range, and the sectors those ranges spanned (KernelCounters::sparseSectors).
   uint64_t sparseExecs = 0, sparseSpanSectors = 0;
+  // Local memory (abi::AccessLocal): the end of the furthest frame byte sampled threads
+  // reached through this site (a thread's frame holds at least that much).
+  uint64_t localExtent = 0;
 };
 
 /// Everything one launch's instrumented code counted, merged over its blocks.
