@@ -145,6 +145,8 @@ const std::map<std::string, Setter> &fields() {
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
       {"same_address_atomic_cycles", real(&DeviceProfile::sameAddressAtomicCycles)},
       {"atomic_unit_bytes", real(&DeviceProfile::atomicUnitBytes)},
+      {"cas_round_cycles", real(&DeviceProfile::casRoundCycles)},
+      {"cas_line_cycles", real(&DeviceProfile::casLineCycles)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},

@@ -70,6 +70,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   }
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
+  double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
   double barriers = e.warpInstructions[abi::ClassBarrier];
 
   // Local memory (stack frames: arrays indexed at run time, escaping objects), interleaved
@@ -111,11 +112,23 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       e.sectors += warps * sectors;
       if (s.info & abi::AccessRetry) {
         // A compare-and-swap retry loop: the k threads contending for one address win one
-        // at a time, each after failed tries in the rounds before: (k + 1) / 2 tries each.
+        // at a time, each after failed tries in the rounds before: (k + 1) / 2 tries each,
+        // and one success per address per round trip (casRounds). Lanes of a warp on one
+        // address are tried one after another at the address's unit (atomics). Lanes on
+        // distinct addresses go as one request per line and warp (casLineRequests), which the
+        // H200 serves several times faster (tests/hardware/probes/mechanisms.h200.txt).
         double reachable = s.highest > s.lowest ? double(s.highest - s.lowest) / size : 1;
         double contenders = double(s.globalExecs) / std::clamp(reachable, 1.0,
                                                                double(s.globalExecs));
-        e.atomics += double(s.globalExecs) * (contenders + 1) / 2;
+        double tries = double(s.globalExecs) * (contenders + 1) / 2;
+        double lanesPerAddress =
+            s.atomicRequests ? double(s.globalLanes) / double(s.atomicRequests) : 1;
+        if (lanesPerAddress < 1.5)
+          casLineRequests += tries / std::max(1.0, sampledLanes) *
+                             (s.globalWarps ? double(s.lines) / s.globalWarps : 1);
+        else
+          e.atomics += tries;
+        casRounds = std::max(casRounds, contenders);
       } else if (s.info & abi::AccessAtomic) { // requests: lanes at one address combine
         e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.atomicRequests) /
                                          double(s.globalLanes)
@@ -211,7 +224,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
 
   // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2
   // slice handles its atomics one after another) when few units take many requests.
-  if (e.atomics > 0) {
+  if (e.atomics > 0 || casLineRequests > 0 || casRounds > 0) {
     // Units: those the sampled blocks' atomics touched, or the span of a site's atomics in
     // the launch, whichever is more (samples see only part of a scattered range).
     double units = std::max<double>(1, double(k.distinctAtomicUnits(p.atomicUnitBytes)));
@@ -220,6 +233,11 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
         units = std::max(units, std::ceil(double(s.highest - s.lowest) / p.atomicUnitBytes));
     double rate = std::min(p.atomicOpsPerCycle, units / p.sameAddressAtomicCycles);
     e.atomicCycles = e.atomics / rate;
+    // Compare-and-swap retry loops: line requests at `cas_line_cycles` per unit (and no faster
+    // than L2 takes requests), and at least one round trip per success at each address.
+    e.atomicCycles += std::max(casLineRequests * p.casLineCycles / units,
+                               casLineRequests / p.l2RequestsPerCycle);
+    e.atomicCycles = std::max(e.atomicCycles, casRounds * p.casRoundCycles);
   }
 
   // A warp's chain includes its barrier waits; name the larger part.

@@ -159,6 +159,33 @@ TEST(Timing, LocalFramesAreFootprintAndCostL1WhenTheyFit) {
   EXPECT_EQ(middle.limiter, "memory bandwidth");
 }
 
+// A compare-and-swap retry loop of 65536 threads over 1024 floats (64 contenders each): with
+// a warp's lanes on distinct addresses it is bound by one round trip per success (the H200:
+// 44.7 us, tests/validation/timing_mechanisms.mu); with a warp's lanes on one address every
+// try is served one after another.
+TEST(Timing, CompareAndSwapLoopsCostRoundTripsOrSerialTries) {
+  DeviceProfile p = profile("h200");
+  auto estimate = [&](bool lanesTogether) {
+    Fixture f(256); // 65536 threads
+    uint64_t threads = 65536, warps = threads / 32;
+    f.counters->sites.resize(1);
+    SiteStats &cas = f.counters->sites[0];
+    cas.info = 4 | musa::sim::abi::AccessAtomic | musa::sim::abi::AccessRetry;
+    cas.globalExecs = threads;
+    cas.globalWarps = warps, cas.globalLanes = threads;
+    cas.sectors = warps * (lanesTogether ? 1 : 4), cas.lines = warps;
+    cas.atomicRequests = lanesTogether ? warps : threads;
+    uintptr_t base = uintptr_t(f.memory.data());
+    cas.lowest = base, cas.highest = base + 4096;
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  KernelEstimate apart = estimate(false), together = estimate(true);
+  EXPECT_EQ(apart.limiter, "atomics");
+  EXPECT_NEAR(apart.atomicCycles, 64 * p.casRoundCycles, 1);
+  EXPECT_NEAR(apart.ns / 1000, 44.67, 44.67 * 0.2);
+  EXPECT_GT(together.atomicCycles, 3 * apart.atomicCycles);
+}
+
 TEST(Timing, FootprintCountsDistinctSectorsReadAndWritten) {
   Fixture f(1);
   uintptr_t base = uintptr_t(f.memory.data());

@@ -63,6 +63,11 @@ struct DeviceProfile {
   double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)
   double sameAddressAtomicCycles = 0; // cycles between two atomic requests in one unit
   double atomicUnitBytes = 0;         // address range whose atomics serialise (one L2 slice)
+  /// Compare-and-swap retry loops: a round trip (one success per address per round), and the
+  /// cycles a unit takes for one warp's compare-and-swap request to one line (lanes on
+  /// distinct addresses).
+  double casRoundCycles = 0;
+  double casLineCycles = 0;
   double barrierCycles = 0;
   double kernelLaunchUs = 0;       // launch overhead as events see it
   /// Of kernelLaunchUs, what the host's launch call takes: the host issues one launch per
