@@ -47,6 +47,7 @@ l2_bandwidth_gbs = 300
 dram_efficiency = 0.8
 atomic_ops_per_cycle = 8
 same_address_atomic_cycles = 4
+atomic_warp_cycles = 2
 atomic_unit_bytes = 512                 # [est] as the H200 profile
 cas_round_cycles = 1100
 cas_line_cycles = 5

@@ -50,6 +50,7 @@ l2_bandwidth_gbs = 2304                   # [est] about 3x memory bandwidth
 dram_efficiency = 0.8                   # [est]
 atomic_ops_per_cycle = 32               # [est]
 same_address_atomic_cycles = 2          # [est]
+atomic_warp_cycles = 1.7               # [est] as the H200's ratio to the above
 atomic_unit_bytes = 512                 # [est] as the H200 profile
 cas_round_cycles = 1100                 # [est] the H200's probe figures (no MUSA hardware measured)
 cas_line_cycles = 5                     # [est]

@@ -145,6 +145,7 @@ const std::map<std::string, Setter> &fields() {
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
       {"same_address_atomic_cycles", real(&DeviceProfile::sameAddressAtomicCycles)},
       {"atomic_unit_bytes", real(&DeviceProfile::atomicUnitBytes)},
+      {"atomic_warp_cycles", real(&DeviceProfile::atomicWarpCycles)},
       {"cas_round_cycles", real(&DeviceProfile::casRoundCycles)},
       {"cas_line_cycles", real(&DeviceProfile::casLineCycles)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},

@@ -71,6 +71,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
+  double atomicWarps = 0;                     // warp accesses of the other atomics
   double barriers = e.warpInstructions[abi::ClassBarrier];
 
   // Local memory (stack frames: arrays indexed at run time, escaping objects), interleaved
@@ -133,6 +134,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
         e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.atomicRequests) /
                                          double(s.globalLanes)
                                    : double(s.globalExecs);
+        atomicWarps += warps;
       }
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
         otherSectors += warps * sectors, otherLines += lines;
@@ -231,8 +233,12 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     for (const SiteStats &s : k.sites)
       if ((s.info & abi::AccessAtomic) && s.highest > s.lowest)
         units = std::max(units, std::ceil(double(s.highest - s.lowest) / p.atomicUnitBytes));
-    double rate = std::min(p.atomicOpsPerCycle, units / p.sameAddressAtomicCycles);
-    e.atomicCycles = e.atomics / rate;
+    // A unit serves a warp's atomic access in `atomic_warp_cycles` plus
+    // `same_address_atomic_cycles` per request (address) it carries; the device serves at
+    // most `atomic_ops_per_cycle` requests a cycle.
+    e.atomicCycles = std::max(e.atomics / p.atomicOpsPerCycle,
+                              (e.atomics * p.sameAddressAtomicCycles +
+                               atomicWarps * p.atomicWarpCycles) / units);
     // Compare-and-swap retry loops: line requests at `cas_line_cycles` per unit (and no faster
     // than L2 takes requests), and at least one round trip per success at each address.
     e.atomicCycles += std::max(casLineRequests * p.casLineCycles / units,

@@ -62,6 +62,7 @@ struct DeviceProfile {
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
   double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)
   double sameAddressAtomicCycles = 0; // cycles between two atomic requests in one unit
+  double atomicWarpCycles = 0;        // and per warp access a unit serves, whatever it carries
   double atomicUnitBytes = 0;         // address range whose atomics serialise (one L2 slice)
   /// Compare-and-swap retry loops: a round trip (one success per address per round), and the
   /// cycles a unit takes for one warp's compare-and-swap request to one line (lanes on
