@@ -1,19 +1,29 @@
 #!/bin/sh
-# exit-in-flight.sh PROGRAM RUNS: runs PROGRAM RUNS times; each run must exit with status 0,
-# print "main done" and write nothing to stderr. The kernels' length cycles through four sizes
-# so that exit finds the work at different points (queued, running, nearly done).
+# exit-in-flight.sh PROGRAM RUNS [STATUS [STDOUT [MAX_MS]]]: runs PROGRAM RUNS times; each run
+# must exit with STATUS (default 0), print exactly STDOUT (default "main done"; "-": nothing,
+# as CMake cannot pass an empty argument), write nothing
+# to stderr and, if MAX_MS is given, take less than MAX_MS milliseconds. The program gets a
+# kernel length that cycles through four sizes, so that exit finds the work at different
+# points (queued, running, nearly done).
 set -u
 program=$1
 runs=$2
+want_status=${3:-0}
+want_out=${4:-main done}
+[ "$want_out" = "-" ] && want_out=
+max_ms=${5:-}
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 i=0
 while [ "$i" -lt "$runs" ]; do
   case $((i % 4)) in 0) iterations=0 ;; 1) iterations=300 ;; 2) iterations=3000 ;; *) iterations=20000 ;; esac
+  start=$(date +%s%N)
   out=$("$program" "$iterations" 2>"$err")
   status=$?
-  if [ "$status" -ne 0 ] || [ -s "$err" ] || [ "$out" != "main done" ]; then
-    echo "FAIL run $i: status $status, stdout '$out', stderr:"
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ "$status" -ne "$want_status" ] || [ -s "$err" ] || [ "$out" != "$want_out" ] ||
+     { [ -n "$max_ms" ] && [ "$ms" -ge "$max_ms" ]; }; then
+    echo "FAIL run $i: status $status (want $want_status), $ms ms, stdout '$out', stderr:"
     cat "$err"
     exit 1
   fi
