@@ -19,6 +19,8 @@
 #include "musa/sim/KernelAbi.h"
 
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -303,7 +305,54 @@ struct BlockPlan {
   bool countsIssued = true; // the thread's own count too (see readsThreadClock)
 };
 
-BlockPlan planBlock(BasicBlock &BB, const HalfOps &half) {
+/// How many iterations of each block's loop have their loads in flight at once: GPU compilers
+/// unroll small innermost loops (nvcc by four), so the loads of consecutive iterations issue
+/// together, unless an address depends on a load of the loop (a pointer chase, a gather
+/// through an index array) or the loop stores to memory (a later iteration's loads cannot move
+/// above a store they may alias: a grid-stride `y[i] += x[i]` runs one iteration at a time on
+/// the H200). Those, and blocks outside innermost loops: 1.
+DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
+  constexpr unsigned Unroll = 4;
+  DenseMap<const BasicBlock *, unsigned> overlap;
+  if (F.isDeclaration())
+    return overlap;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->isInnermost())
+      continue;
+    bool chained = false;
+    SmallPtrSet<const Value *, 32> seen;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        if (isa<StoreInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+            (isa<CallBase>(I) && I.mayWriteToMemory()))
+          chained = true;
+        auto *load = dyn_cast<LoadInst>(&I);
+        if (!load || chained)
+          continue;
+        SmallVector<const Value *, 16> work{load->getPointerOperand()};
+        while (!work.empty() && !chained) {
+          auto *V = dyn_cast<Instruction>(work.pop_back_val());
+          if (!V || !L->contains(V) || !seen.insert(V).second)
+            continue;
+          if (isa<LoadInst>(V) || isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V) ||
+              isa<CallBase>(V)) {
+            chained = true;
+            break;
+          }
+          for (const Value *op : V->operands())
+            work.push_back(op);
+        }
+      }
+    if (!chained)
+      for (BasicBlock *BB : L->blocks())
+        overlap[BB] = Unroll;
+  }
+  return overlap;
+}
+
+BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   BlockPlan plan;
   unsigned loads = 0, halfOperations = 0;
@@ -337,7 +386,7 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half) {
   // Half operations pair up as one two-lane instruction (HFMA2, HADD2): the way __half2 code
   // compiles, and what the lanes of a vectorised half loop become.
   plan.counts[sim::abi::ClassFp32] += (halfOperations + 1) / 2;
-  unsigned parallel = chain ? (loads + chain / 2) / chain : 0;
+  unsigned parallel = chain ? (loads * iterationsInFlight + chain / 2) / chain : 0;
   uint32_t group = std::clamp(parallel, 1u, 255u) << sim::abi::AccessGroupShift;
   for (auto &access : plan.accesses)
     access.second |= group;
@@ -705,8 +754,11 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
     uint32_t firstBlock = uint32_t(rows.size()), firstSite = sites;
     SmallVector<SharedHook, 16> sharedHooks; // split out once the blocks are numbered
     HalfOps half = findHalfOps(*F), fullHalf = findHalfOps(*G);
+    DenseMap<const BasicBlock *, unsigned> overlap = loopOverlap(*F);
     for (auto [BB, fullBB] : zip(*F, *G)) {
-      BlockPlan plan = planBlock(BB, half), fullPlan = planBlock(fullBB, fullHalf);
+      unsigned inFlight = std::max(1u, overlap.lookup(&BB));
+      BlockPlan plan = planBlock(BB, half, inFlight),
+                fullPlan = planBlock(fullBB, fullHalf, inFlight);
       plan.countsIssued = fullPlan.countsIssued = countsIssued;
       uint32_t blockId = uint32_t(rows.size());
       IRBuilder<> b(&*BB.getFirstInsertionPt());
