@@ -87,7 +87,7 @@ musaError_t musa::rt::prepareCopy3D(const musaMemcpy3DParms *p, std::function<vo
   for (size_t z = 0; z < e.depth; ++z)
     if (musaError_t err = prepareCopy(d.base + z * d.slicePitch, d.pitch,
                                       s.base + z * s.slicePitch, s.pitch, rowBytes, e.height,
-                                      kind, slices[z]))
+                                      kind, slices[z], z == 0 ? e.depth : 0))
       return err;
   work = [slices = std::move(slices)] {
     for (auto &slice : slices)

@@ -108,7 +108,8 @@ Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) 
 }
 
 musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                        size_t height, musaMemcpyKind kind, std::function<void()> &work) {
+                        size_t height, musaMemcpyKind kind, std::function<void()> &work,
+                        size_t slices) {
   work = nullptr;
   if (kind < musaMemcpyHostToHost || kind > musaMemcpyDefault)
     return musaErrorInvalidMemcpyDirection;
@@ -148,7 +149,8 @@ musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch
         for (size_t row = 0; row < height; ++row)
           std::memmove(to + row * dpitch, from + row * spitch, width);
     });
-    charge(clockDevice, true, route, uint64_t(width) * height, height);
+    if (slices)
+      charge(clockDevice, true, route, uint64_t(width) * height * slices, height * slices);
   };
   return musaSuccess;
 }

@@ -19,9 +19,12 @@ class Device;
 Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height);
 
 /// Validates a pitched copy and returns the work that performs it (null work for nothing to
-/// do), without enqueueing it: graphs run such work as nodes.
+/// do), without enqueueing it: graphs run such work as nodes. In simulated time the work
+/// costs one copy of `slices` times its bytes and rows (a 3D copy is one operation: its first
+/// slice stands for all, the others pass 0 and cost nothing).
 musaError_t prepareCopy(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                        size_t height, musaMemcpyKind kind, std::function<void()> &work);
+                        size_t height, musaMemcpyKind kind, std::function<void()> &work,
+                        size_t slices = 1);
 /// Validates a pitched memset of `elementSize`-byte elements (1, 2 or 4; `width` counts
 /// elements) and returns its work.
 musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSize, size_t width,

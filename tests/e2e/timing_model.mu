@@ -203,6 +203,40 @@ int main() {
   CHECK(chained >= 0.99f * (tCopy + tKernel), "chained graph nodes: %f ms", chained);
   CHECK(parallel < 0.99f * chained, "independent graph nodes should overlap: %f ms", parallel);
 
+  // Pitched copies go row by row: 16384 rows of 64 bytes cost more than the same bytes in one
+  // linear copy, and a 3D copy of 64 slices of 256 such rows is one operation costing the same
+  // as the 2D copy of all its rows (not 64 copies' start-ups).
+  {
+    const size_t width = 64, pitch = 512, rows = 16384, slices = 64;
+    char *p2, *q2;
+    CHECK_MUSA(musaMalloc(&p2, pitch * rows));
+    CHECK_MUSA(musaMalloc(&q2, pitch * rows));
+    auto timed = [&](auto op) {
+      CHECK_MUSA(musaEventRecord(a));
+      op();
+      CHECK_MUSA(musaEventRecord(b));
+      CHECK_MUSA(musaEventSynchronize(b));
+      return elapsed(a, b);
+    };
+    float linear = timed([&] { CHECK_MUSA(musaMemcpy(q2, p2, width * rows, musaMemcpyDeviceToDevice)); });
+    float pitched = timed([&] {
+      CHECK_MUSA(musaMemcpy2D(q2, pitch, p2, pitch, width, rows, musaMemcpyDeviceToDevice));
+    });
+    musaMemcpy3DParms parms = {};
+    parms.srcPtr = make_musaPitchedPtr(p2, pitch, width, rows / slices);
+    parms.dstPtr = make_musaPitchedPtr(q2, pitch, width, rows / slices);
+    parms.extent = make_musaExtent(width, rows / slices, slices);
+    parms.kind = musaMemcpyDeviceToDevice;
+    float cube = timed([&] { CHECK_MUSA(musaMemcpy3D(&parms)); });
+    CHECK(pitched > 1.2f * linear, "a pitched copy (%f ms) should cost more than a linear one (%f ms)",
+          pitched, linear);
+    CHECK(cube > 0.9f * pitched && cube < 1.1f * pitched,
+          "a 3D copy of the same rows (%f ms) should cost what the 2D copy does (%f ms)", cube,
+          pitched);
+    CHECK_MUSA(musaFree(p2));
+    CHECK_MUSA(musaFree(q2));
+  }
+
   CHECK_MUSA(musaStreamDestroy(s1));
   CHECK_MUSA(musaStreamDestroy(s2));
   CHECK_MUSA(musaFreeHost(host));
