@@ -4,7 +4,9 @@
 // nothing is printed.
 #include "check.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 __global__ void spin(float *p, int n, int iterations) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,11 +28,20 @@ int main(int argc, char **argv) {
   musaStream_t busy, host;
   CHECK_MUSA(musaStreamCreate(&busy));
   CHECK_MUSA(musaStreamCreate(&host));
-  for (int k = 0; k < 20; ++k)
-    spin<<<n / 256, 256, 0, busy>>>(d, n, iterations);
+  // The host stream's work first, so that the busy kernels (whose length cycles with the
+  // argument) cannot hold the workers it needs: exit comes while they are queued or running.
   spin<<<n / 256, 256, 0, host>>>(d + n, n, 10);
   CHECK_MUSA(musaLaunchHostFunc(host, quit, nullptr));
-  musaDeviceSynchronize(); // the host function's exit ends the process meanwhile
-  std::printf("FAIL: main outlived the host function's exit\n");
+  for (int k = 0; k < 8; ++k)
+    spin<<<n / 256, 256, 0, busy>>>(d, n, iterations);
+  // The host function's exit ends the process meanwhile. Once it has begun, calls return
+  // musaErrorCudartUnloading (this one too, if it was waiting): then wait here for the end, as
+  // a program whose other thread exits must (returning from main would race that exit).
+  musaError_t e = musaDeviceSynchronize();
+  if (e == musaErrorCudartUnloading)
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  std::printf("FAIL: main outlived the host function's exit (synchronize returned %s)\n",
+              musaGetErrorName(e));
   return 1;
 }
