@@ -1,8 +1,8 @@
 // Simulated time: timelines, engines and what copies and memsets cost. The kernel counters
 // are in KernelCounters.cpp, the kernel model in TimingModel.cpp.
 #include "musa/sim/Timing.h"
-#include <algorithm>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 

@@ -90,26 +90,20 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   const bool framesFitL1 =
       residentBlocks * threads * frameBytes <= std::max(0.0, double(p.l1CacheSize) - sharedResident);
   for (const SiteStats &s : k.sites) {
-    if (!(s.info & abi::AccessLocal) || !s.globalExecs)
-      continue;
-    double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
-    double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
-    double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps : 1;
-    double lines = s.globalWarps ? double(s.lines) / s.globalWarps : 1;
-    e.globalWarpAccesses += warps;
-    localWarps += warps;
-    if ((s.info & abi::AccessStore) || !framesFitL1)
-      localSectors += warps * sectors, localLines += warps * lines;
-  }
-  for (const SiteStats &s : k.sites) {
     uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
-    if (s.globalExecs && !(s.info & abi::AccessLocal)) {
+    if (s.globalExecs) {
       double sampledLanes = s.globalWarps ? double(s.globalLanes) / s.globalWarps : lanes;
       double warps = double(s.globalExecs) / std::max(1.0, sampledLanes);
       double sectors = s.globalWarps ? double(s.sectors) / s.globalWarps
                                      : std::ceil(sampledLanes * size / 32);
       double lines = warps * (s.globalWarps ? double(s.lines) / s.globalWarps : sectors / 4);
       e.globalWarpAccesses += warps;
+      if (s.info & abi::AccessLocal) {
+        localWarps += warps;
+        if ((s.info & abi::AccessStore) || !framesFitL1)
+          localSectors += warps * sectors, localLines += lines;
+        continue; // a local site has no shared-memory executions either
+      }
       e.sectors += warps * sectors;
       if (s.info & abi::AccessRetry) {
         // A compare-and-swap retry loop: the k threads contending for one address win one
@@ -226,7 +220,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
 
   // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2
   // slice handles its atomics one after another) when few units take many requests.
-  if (e.atomics > 0 || casLineRequests > 0 || casRounds > 0) {
+  if (e.atomics > 0 || casRounds > 0) { // casRounds: any retry loop
     // Units: those the sampled blocks' atomics touched, or the span of a site's atomics in
     // the launch, whichever is more (samples see only part of a scattered range).
     double units = std::max<double>(1, double(k.distinctAtomicUnits(p.atomicUnitBytes)));
