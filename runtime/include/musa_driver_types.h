@@ -164,6 +164,107 @@ typedef const struct musaArray *musaArray_const_t;
 #define musaArrayCubemap 0x04
 #define musaArrayTextureGather 0x08
 
+/* Texture and surface objects (musa_texture_functions.h has the device side). */
+typedef unsigned long long musaTextureObject_t;
+typedef unsigned long long musaSurfaceObject_t;
+enum musaResourceType {
+  musaResourceTypeArray = 0,
+  musaResourceTypeMipmappedArray = 1,
+  musaResourceTypeLinear = 2,
+  musaResourceTypePitch2D = 3
+};
+typedef struct musaMipmappedArray *musaMipmappedArray_t;
+struct musaResourceDesc {
+  enum musaResourceType resType;
+  union {
+    struct {
+      musaArray_t array;
+    } array;
+    struct {
+      musaMipmappedArray_t mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      struct musaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      struct musaChannelFormatDesc desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+  } res;
+  unsigned int flags;
+};
+enum musaTextureAddressMode {
+  musaAddressModeWrap = 0,
+  musaAddressModeClamp = 1,
+  musaAddressModeMirror = 2,
+  musaAddressModeBorder = 3
+};
+enum musaTextureFilterMode { musaFilterModePoint = 0, musaFilterModeLinear = 1 };
+enum musaTextureReadMode { musaReadModeElementType = 0, musaReadModeNormalizedFloat = 1 };
+struct musaTextureDesc {
+  enum musaTextureAddressMode addressMode[3];
+  enum musaTextureFilterMode filterMode;
+  enum musaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum musaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+enum musaResourceViewFormat {
+  musaResViewFormatNone = 0x00,
+  musaResViewFormatUnsignedChar1 = 0x01,
+  musaResViewFormatUnsignedChar2 = 0x02,
+  musaResViewFormatUnsignedChar4 = 0x03,
+  musaResViewFormatSignedChar1 = 0x04,
+  musaResViewFormatSignedChar2 = 0x05,
+  musaResViewFormatSignedChar4 = 0x06,
+  musaResViewFormatUnsignedShort1 = 0x07,
+  musaResViewFormatUnsignedShort2 = 0x08,
+  musaResViewFormatUnsignedShort4 = 0x09,
+  musaResViewFormatSignedShort1 = 0x0a,
+  musaResViewFormatSignedShort2 = 0x0b,
+  musaResViewFormatSignedShort4 = 0x0c,
+  musaResViewFormatUnsignedInt1 = 0x0d,
+  musaResViewFormatUnsignedInt2 = 0x0e,
+  musaResViewFormatUnsignedInt4 = 0x0f,
+  musaResViewFormatSignedInt1 = 0x10,
+  musaResViewFormatSignedInt2 = 0x11,
+  musaResViewFormatSignedInt4 = 0x12,
+  musaResViewFormatHalf1 = 0x13,
+  musaResViewFormatHalf2 = 0x14,
+  musaResViewFormatHalf4 = 0x15,
+  musaResViewFormatFloat1 = 0x16,
+  musaResViewFormatFloat2 = 0x17,
+  musaResViewFormatFloat4 = 0x18
+};
+struct musaResourceViewDesc {
+  enum musaResourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
+};
+enum musaSurfaceBoundaryMode {
+  musaBoundaryModeZero = 0,
+  musaBoundaryModeClamp = 1,
+  musaBoundaryModeTrap = 2
+};
+enum musaSurfaceFormatMode { musaFormatModeForced = 0, musaFormatModeAuto = 1 };
+
 struct musaMemcpy3DParms {
   musaArray_t srcArray;
   struct musaPos srcPos;

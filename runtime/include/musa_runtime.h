@@ -33,6 +33,7 @@
 #include "musa_runtime_api.h"
 #include "musa_builtin_vars.h"
 #include "musa_device_functions.h"
+#include "musa_texture_functions.h"
 
 #if defined(__CUDA__)
 /* Device side of assert(): glibc's macro calls __assert_fail, which on the device becomes the
@@ -91,7 +92,19 @@ __MUSA_CHANNEL(signed char, 8, 0, 0, 0, musaChannelFormatKindSigned)
 __MUSA_CHANNEL(unsigned char, 8, 0, 0, 0, musaChannelFormatKindUnsigned)
 __MUSA_CHANNEL(short, 16, 0, 0, 0, musaChannelFormatKindSigned)
 __MUSA_CHANNEL(unsigned short, 16, 0, 0, 0, musaChannelFormatKindUnsigned)
-__MUSA_CHANNEL(uchar4, 8, 8, 8, 8, musaChannelFormatKindUnsigned)
+/* Vector types: one channel per component (1, 2 and 4 components, as CUDA). */
+#define __MUSA_CHANNEL_VECTORS(V, bits, kind)                                                \
+  __MUSA_CHANNEL(V##1, bits, 0, 0, 0, kind)                                                  \
+  __MUSA_CHANNEL(V##2, bits, bits, 0, 0, kind)                                               \
+  __MUSA_CHANNEL(V##4, bits, bits, bits, bits, kind)
+__MUSA_CHANNEL(float1, 32, 0, 0, 0, musaChannelFormatKindFloat)
+__MUSA_CHANNEL_VECTORS(char, 8, musaChannelFormatKindSigned)
+__MUSA_CHANNEL_VECTORS(uchar, 8, musaChannelFormatKindUnsigned)
+__MUSA_CHANNEL_VECTORS(short, 16, musaChannelFormatKindSigned)
+__MUSA_CHANNEL_VECTORS(ushort, 16, musaChannelFormatKindUnsigned)
+__MUSA_CHANNEL_VECTORS(int, 32, musaChannelFormatKindSigned)
+__MUSA_CHANNEL_VECTORS(uint, 32, musaChannelFormatKindUnsigned)
+#undef __MUSA_CHANNEL_VECTORS
 #undef __MUSA_CHANNEL
 template <class T> static inline musaChannelFormatDesc musaCreateChannelDesc() {
   return __musa_channel_of<T>::get();

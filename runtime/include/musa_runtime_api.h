@@ -130,6 +130,24 @@ musaError_t musaMalloc3DArray(musaArray_t *array, const struct musaChannelFormat
 musaError_t musaFreeArray(musaArray_t array);
 musaError_t musaArrayGetInfo(struct musaChannelFormatDesc *desc, struct musaExtent *extent,
                              unsigned int *flags, musaArray_t array);
+musaError_t musaGetChannelDesc(struct musaChannelFormatDesc *desc, musaArray_const_t array);
+/* Texture and surface objects. */
+musaError_t musaCreateTextureObject(musaTextureObject_t *pTexObject,
+                                    const struct musaResourceDesc *pResDesc,
+                                    const struct musaTextureDesc *pTexDesc,
+                                    const struct musaResourceViewDesc *pResViewDesc);
+musaError_t musaDestroyTextureObject(musaTextureObject_t texObject);
+musaError_t musaGetTextureObjectResourceDesc(struct musaResourceDesc *pResDesc,
+                                             musaTextureObject_t texObject);
+musaError_t musaGetTextureObjectTextureDesc(struct musaTextureDesc *pTexDesc,
+                                            musaTextureObject_t texObject);
+musaError_t musaGetTextureObjectResourceViewDesc(struct musaResourceViewDesc *pResViewDesc,
+                                                 musaTextureObject_t texObject);
+musaError_t musaCreateSurfaceObject(musaSurfaceObject_t *pSurfObject,
+                                    const struct musaResourceDesc *pResDesc);
+musaError_t musaDestroySurfaceObject(musaSurfaceObject_t surfObject);
+musaError_t musaGetSurfaceObjectResourceDesc(struct musaResourceDesc *pResDesc,
+                                             musaSurfaceObject_t surfObject);
 musaError_t musaMemcpy2DToArray(musaArray_t dst, size_t wOffset, size_t hOffset,
                                 const void *src, size_t spitch, size_t width, size_t height,
                                 enum musaMemcpyKind kind);

@@ -24,21 +24,19 @@ struct ArrayTable {
   }
 };
 
-bool validChannel(const musaChannelFormatDesc &d) {
-  for (int bits : {d.x, d.y, d.z, d.w})
-    if (bits != 0 && bits != 8 && bits != 16 && bits != 32)
-      return false;
-  if (d.x == 0 || (d.y == 0 && (d.z || d.w)) || (d.z == 0 && d.w))
-    return false; // channels are used in order x, y, z, w
-  if (d.f == musaChannelFormatKindFloat && ((d.x != 16 && d.x != 32)))
-    return false;
-  return d.f >= musaChannelFormatKindSigned && d.f <= musaChannelFormatKindFloat;
-}
-
 musaError_t createArray(musaArray_t *out, const musaChannelFormatDesc *desc, size_t width,
                         size_t height, size_t depth, unsigned flags) {
-  if (!out || !desc || width == 0 || !validChannel(*desc))
+  if (!out || !desc || width == 0)
     return musaErrorInvalidValue;
+  // Sizes other than 8/16/32 bits and unknown kinds: InvalidValue, as cudaMallocArray
+  // documents; three channels or channels of mixed sizes: what the H200 answers.
+  for (int bits : {desc->x, desc->y, desc->z, desc->w})
+    if (bits != 0 && bits != 8 && bits != 16 && bits != 32)
+      return musaErrorInvalidValue;
+  if (desc->f < musaChannelFormatKindSigned || desc->f > musaChannelFormatKindFloat)
+    return musaErrorInvalidValue;
+  if (!usableChannelFormat(*desc))
+    return musaErrorInvalidChannelDescriptor;
   if (flags & ~unsigned(musaArrayLayered | musaArraySurfaceLoadStore | musaArrayCubemap |
                         musaArrayTextureGather))
     return musaErrorInvalidValue;
@@ -113,6 +111,17 @@ musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOf
 } // namespace
 
 namespace musa::rt {
+
+bool usableChannelFormat(const musaChannelFormatDesc &d) {
+  int n = (d.x != 0) + (d.y != 0) + (d.z != 0) + (d.w != 0);
+  if (n == 0 || n == 3 || (d.x != 8 && d.x != 16 && d.x != 32))
+    return false;
+  if ((n >= 2 && d.y != d.x) || (n == 4 && (d.z != d.x || d.w != d.x)) || (n == 2 && (d.z || d.w)))
+    return false; // channels in order x, y, z, w, all of one size
+  if (d.f == musaChannelFormatKindFloat && d.x == 8)
+    return false;
+  return d.f >= musaChannelFormatKindSigned && d.f <= musaChannelFormatKindFloat;
+}
 
 std::shared_ptr<musaArray> resolveArray(musaArray_const_t handle) {
   ArrayTable &table = ArrayTable::get();
@@ -191,6 +200,19 @@ musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
                  a->depth == 1 ? 0 : a->depth};
     if (flags)
       *flags = a->flags;
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGetChannelDesc(musaChannelFormatDesc *desc, musaArray_const_t handle) {
+  MUSA_BACKEND_HOOK(musaGetChannelDesc, desc, handle);
+  return apiCall([&] {
+    if (!desc)
+      return musaErrorInvalidValue;
+    std::shared_ptr<musaArray> a = resolveArray(handle);
+    if (!a)
+      return musaErrorInvalidResourceHandle;
+    *desc = a->desc;
     return musaSuccess;
   });
 }

@@ -32,4 +32,12 @@ namespace musa::rt {
 std::shared_ptr<musaArray> resolveArray(musaArray_const_t handle);
 /// Forgets (and frees) the arrays of a device being reset.
 void dropArraysOf(Device *device);
+/// A channel format arrays and textures accept: 1, 2 or 4 channels of one size (8, 16 or 32
+/// bits; float channels 16 or 32) and a known kind. The H200 refuses the rest with
+/// musaErrorInvalidChannelDescriptor.
+bool usableChannelFormat(const musaChannelFormatDesc &d);
+/// Forgets the texture and surface objects of a device being reset (TextureApi.cpp).
+void dropTexturesOf(Device *device);
+/// The texture and surface size limits a device reports (musaDeviceProp).
+void describeTextureLimits(musaDeviceProp &p);
 } // namespace musa::rt

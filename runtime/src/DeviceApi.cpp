@@ -38,6 +38,7 @@ void fillProperties(musaDeviceProp &p, const musa::sim::DeviceProfile &d, int or
   p.minor = d.computeMinor;
   p.textureAlignment = d.textureAlignment;
   p.texturePitchAlignment = d.texturePitchAlignment;
+  describeTextureLimits(p);
   p.deviceOverlap = d.asyncEngineCount > 0;
   p.multiProcessorCount = d.multiProcessorCount;
   p.canMapHostMemory = 1;
@@ -146,6 +147,7 @@ extern "C" musaError_t musaDeviceReset(void) {
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return noDevice();
+    dropTexturesOf(d);
     dropArraysOf(d);
     Capture::abandonAll(*d); // captures in progress end, invalidated
     d->reset();

@@ -37,6 +37,8 @@ __global__ void recurse(int *out) {
   out[threadIdx.x] = deep(1 << 20, out);
 }
 
+__global__ void fetchFrom(musaTextureObject_t t, float *out) { *out = tex1Dfetch<float>(t, 0); }
+
 int main(int argc, char **argv) {
   int *d;
   CHECK_MUSA(musaMalloc(&d, 1024));
@@ -69,6 +71,25 @@ int main(int argc, char **argv) {
     sharedAt<<<2, 256>>>(1, out); // thread 255 reads s[256]: one past the end
     musaError_t e = musaDeviceSynchronize();
     CHECK(e == musaErrorIllegalAddress, "shared access past the end gave %s", musaGetErrorName(e));
+  } else if (argc > 1 && argv[1][0] == 'x') {
+    // A texture object used after musaDestroyTextureObject: its record is cleared, so the
+    // fetch faults instead of reading whatever the memory holds now.
+    float *buffer;
+    CHECK_MUSA(musaMalloc(&buffer, 256 * sizeof(float)));
+    musaResourceDesc rd = {};
+    rd.resType = musaResourceTypeLinear;
+    rd.res.linear.devPtr = buffer;
+    rd.res.linear.desc = musaCreateChannelDesc<float>();
+    rd.res.linear.sizeInBytes = 256 * sizeof(float);
+    musaTextureDesc td = {};
+    musaTextureObject_t t = 0;
+    CHECK_MUSA(musaCreateTextureObject(&t, &rd, &td, nullptr));
+    fetchFrom<<<1, 1>>>(t, buffer + 1);
+    CHECK_MUSA(musaDeviceSynchronize());
+    CHECK_MUSA(musaDestroyTextureObject(t));
+    fetchFrom<<<1, 1>>>(t, buffer + 1);
+    musaError_t e = musaDeviceSynchronize();
+    CHECK(e == musaErrorIllegalAddress, "a destroyed texture gave %s", musaGetErrorName(e));
   } else {
     int *freed;
     CHECK_MUSA(musaMalloc(&freed, 1024));
