@@ -71,6 +71,8 @@ set(CORPUS_MU_PROGRAMS
   stream_priority
   memcpy_3d
   graph_node_toggle
+  simple_texture
+  surface_write
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
