@@ -18,6 +18,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   // (which would need the whole analysis registry for nothing).
   ModuleAnalysisManager MAM;
   RetargetToHostPass{{}, triple, dataLayout}.run(M, MAM);
+  LowerInlineAsmPass().run(M, MAM);
   AddContextParamPass().run(M, MAM);
   LowerSharedMemoryPass().run(M, MAM);
   LowerDeviceCallsPass().run(M, MAM);

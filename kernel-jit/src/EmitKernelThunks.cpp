@@ -8,7 +8,8 @@
 //                                         each thread's index into ctx->tid before the call;
 //                                         used when the kernel needs no fibers, so LLVM sees
 //                                         the whole block as one loop and can inline and hoist
-//   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }
+//   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 maxThreadsPerBlock, i32 n,
+//                       [n x i32] paramSizes }
 // A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
 // needsFibers is set when the kernel's call tree reaches a barrier, a warp collective or an
 // indirect call (which might reach one).
@@ -123,8 +124,12 @@ void emitFacts(Module &M, Function &K) {
   }
   auto *sizesType = ArrayType::get(i32, sizes.size());
   StructType *type = kernelFactsType(C, sizes.size());
+  uint64_t maxThreads = 0; // __launch_bounds__ (RetargetToHostPass kept it)
+  if (MDNode *md = K.getMetadata(MaxThreadsMD))
+    maxThreads = mdconst::extract<ConstantInt>(md->getOperand(0))->getZExtValue();
   auto *init = ConstantStruct::get(type, {ConstantInt::get(i64, staticShared),
                                           ConstantInt::get(i32, needsFibers(K) ? 1 : 0),
+                                          ConstantInt::get(i32, maxThreads),
                                           ConstantInt::get(i32, sizes.size()),
                                           ConstantArray::get(sizesType, sizes)});
   new GlobalVariable(M, type, true, GlobalValue::ExternalLinkage, init,
@@ -135,7 +140,7 @@ void emitFacts(Module &M, Function &K) {
 
 StructType *kernelFactsType(LLVMContext &C, unsigned params) {
   auto *i32 = Type::getInt32Ty(C);
-  return StructType::get(C, {Type::getInt64Ty(C), i32, i32, ArrayType::get(i32, params)});
+  return StructType::get(C, {Type::getInt64Ty(C), i32, i32, i32, ArrayType::get(i32, params)});
 }
 
 PreservedAnalyses EmitKernelThunksPass::run(Module &M, ModuleAnalysisManager &) {

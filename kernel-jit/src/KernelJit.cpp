@@ -348,6 +348,7 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.block = block->toPtr<sim::KernelThunk>();
   out.staticSharedBytes = f->staticSharedBytes;
   out.needsFibers = f->needsFibers != 0;
+  out.maxThreadsPerBlock = f->maxThreadsPerBlock;
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));
   out.paramSizes.assign(sizes, sizes + f->paramCount);

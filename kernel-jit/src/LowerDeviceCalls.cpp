@@ -120,8 +120,9 @@ bool lowerCall(CallInst &call, Value *ctx) {
   IRBuilder<> b(&call);
   Type *ptrTy = b.getPtrTy();
 
-  if (name == "llvm.nvvm.read.ptx.sreg.laneid") {
-    // The lane is the linear thread index modulo the warp size; computed here so the
+  if (name == "llvm.nvvm.read.ptx.sreg.laneid" || name == "llvm.nvvm.read.ptx.sreg.warpid" ||
+      name.starts_with("llvm.nvvm.read.ptx.sreg.lanemask.")) {
+    // Lane and warp come from the linear thread index and the warp size; computed here so the
     // fiber-free block loop needs no per-thread lane field.
     auto field = [&](unsigned offset) {
       return b.CreateLoad(b.getInt32Ty(), b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset));
@@ -132,8 +133,25 @@ bool lowerCall(CallInst &call, Value *ctx) {
                     b.CreateAdd(field(sim::abi::TidOffset + 4),
                                 b.CreateMul(field(sim::abi::NtidOffset + 4),
                                             field(sim::abi::TidOffset + 8)))));
-    Value *lane = b.CreateURem(linear, loadWarpSize(b, ctx));
-    call.replaceAllUsesWith(lane);
+    Value *warpSize = loadWarpSize(b, ctx);
+    Value *result;
+    if (name.ends_with("warpid")) {
+      result = b.CreateUDiv(linear, warpSize);
+    } else if (name.ends_with("laneid")) {
+      result = b.CreateURem(linear, warpSize);
+    } else {
+      // %lanemask_*: 32-bit masks of the lane's 32-lane slice (as vote masks on 128-lane
+      // warps are read), relative to the lane's bit.
+      Value *bit = b.CreateShl(b.getInt32(1), b.CreateAnd(linear, b.getInt32(31)));
+      Value *below = b.CreateSub(bit, b.getInt32(1));
+      StringRef kind = name.substr(name.rfind('.') + 1);
+      result = kind == "eq"   ? bit
+               : kind == "lt" ? below
+               : kind == "le" ? b.CreateOr(below, bit)
+               : kind == "gt" ? b.CreateNot(b.CreateOr(below, bit))
+                              : b.CreateNot(below); // ge
+    }
+    call.replaceAllUsesWith(b.CreateZExtOrTrunc(result, call.getType()));
     call.eraseFromParent();
     return true;
   }

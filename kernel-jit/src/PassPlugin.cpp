@@ -39,6 +39,8 @@ bool addPass(StringRef name, ModulePassManager &MPM) {
     MPM.addPass(AddContextParamPass());
   else if (name == "musa-lower-shared")
     MPM.addPass(LowerSharedMemoryPass());
+  else if (name == "musa-lower-asm")
+    MPM.addPass(LowerInlineAsmPass());
   else if (name == "musa-lower-calls")
     MPM.addPass(LowerDeviceCallsPass());
   else if (name == "musa-instrument-timing")

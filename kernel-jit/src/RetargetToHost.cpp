@@ -36,9 +36,14 @@ static void recordKernels(Module &M) {
         continue;
       auto *fnMD = dyn_cast_or_null<ValueAsMetadata>(node->getOperand(0).get());
       auto *kind = dyn_cast_or_null<MDString>(node->getOperand(1).get());
-      if (fnMD && kind && kind->getString() == "kernel")
-        if (auto *F = dyn_cast<Function>(fnMD->getValue()))
-          kernels.push_back(F);
+      auto *F = fnMD ? dyn_cast<Function>(fnMD->getValue()) : nullptr;
+      if (!F || !kind)
+        continue;
+      if (kind->getString() == "kernel")
+        kernels.push_back(F);
+      // __launch_bounds__(N): clang writes maxntidx = N; the runtime refuses larger blocks.
+      if (kind->getString() == "maxntidx")
+        F->setMetadata(MaxThreadsMD, MDNode::get(M.getContext(), {node->getOperand(2)}));
     }
   }
   for (Function &F : M)

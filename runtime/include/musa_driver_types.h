@@ -164,6 +164,55 @@ typedef const struct musaArray *musaArray_const_t;
 #define musaArrayCubemap 0x04
 #define musaArrayTextureGather 0x08
 
+/* Kernel function attributes (musaFuncGetAttributes, musaFuncSetAttribute). */
+struct musaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+typedef struct musaFuncAttributes musaFuncAttributes;
+enum musaFuncAttribute {
+  musaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  musaFuncAttributePreferredSharedMemoryCarveout = 9,
+  musaFuncAttributeClusterDimMustBeSet = 10,
+  musaFuncAttributeRequiredClusterWidth = 11,
+  musaFuncAttributeRequiredClusterHeight = 12,
+  musaFuncAttributeRequiredClusterDepth = 13,
+  musaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  musaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  musaFuncAttributeMax
+};
+enum musaFuncCache {
+  musaFuncCachePreferNone = 0,
+  musaFuncCachePreferShared = 1,
+  musaFuncCachePreferL1 = 2,
+  musaFuncCachePreferEqual = 3
+};
+enum musaSharedMemConfig {
+  musaSharedMemBankSizeDefault = 0,
+  musaSharedMemBankSizeFourByte = 1,
+  musaSharedMemBankSizeEightByte = 2
+};
+enum musaSharedCarveout {
+  musaSharedmemCarveoutDefault = -1,
+  musaSharedmemCarveoutMaxShared = 100,
+  musaSharedmemCarveoutMaxL1 = 0
+};
+
 /* Texture and surface objects (musa_texture_functions.h has the device side). */
 typedef unsigned long long musaTextureObject_t;
 typedef unsigned long long musaSurfaceObject_t;

@@ -266,6 +266,27 @@ static inline musaError_t musaGetErrorName(const char **name, musaError_t error)
   return musaSuccess;
 }
 
+/* The kernel-function API's C++ forms, taking the kernel itself. */
+template <class T>
+static inline musaError_t musaFuncGetAttributes(struct musaFuncAttributes *attr, T *entry) {
+  return ::musaFuncGetAttributes(attr, reinterpret_cast<const void *>(entry));
+}
+template <class T>
+static inline musaError_t musaFuncSetAttribute(T *entry, enum musaFuncAttribute attr, int value) {
+  return ::musaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
+}
+template <class T>
+static inline musaError_t musaFuncSetCacheConfig(T *entry, enum musaFuncCache cacheConfig) {
+  return ::musaFuncSetCacheConfig(reinterpret_cast<const void *>(entry), cacheConfig);
+}
+template <class T>
+static inline musaError_t musaFuncSetSharedMemConfig(T *entry, enum musaSharedMemConfig config) {
+  return ::musaFuncSetSharedMemConfig(reinterpret_cast<const void *>(entry), config);
+}
+template <class T> static inline musaError_t musaFuncGetName(const char **name, T *entry) {
+  return ::musaFuncGetName(name, reinterpret_cast<const void *>(entry));
+}
+
 /* The occupancy API's C++ forms, taking the kernel itself. */
 template <class T>
 static inline musaError_t musaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,

@@ -130,6 +130,16 @@ musaError_t musaMalloc3DArray(musaArray_t *array, const struct musaChannelFormat
 musaError_t musaFreeArray(musaArray_t array);
 musaError_t musaArrayGetInfo(struct musaChannelFormatDesc *desc, struct musaExtent *extent,
                              unsigned int *flags, musaArray_t array);
+/* Kernel functions: attributes, cache and shared-memory preferences. */
+musaError_t musaFuncGetAttributes(struct musaFuncAttributes *attr, const void *func);
+musaError_t musaFuncSetAttribute(const void *func, enum musaFuncAttribute attr, int value);
+musaError_t musaFuncSetCacheConfig(const void *func, enum musaFuncCache cacheConfig);
+musaError_t musaFuncSetSharedMemConfig(const void *func, enum musaSharedMemConfig config);
+musaError_t musaFuncGetName(const char **name, const void *func);
+musaError_t musaDeviceSetCacheConfig(enum musaFuncCache cacheConfig);
+musaError_t musaDeviceGetCacheConfig(enum musaFuncCache *pCacheConfig);
+musaError_t musaDeviceSetSharedMemConfig(enum musaSharedMemConfig config);
+musaError_t musaDeviceGetSharedMemConfig(enum musaSharedMemConfig *pConfig);
 musaError_t musaGetChannelDesc(struct musaChannelFormatDesc *desc, musaArray_const_t array);
 /* Texture and surface objects. */
 musaError_t musaCreateTextureObject(musaTextureObject_t *pTexObject,

@@ -49,6 +49,12 @@ struct GraphLaunchPriority {
 void setGraphLaunchPriority(GraphLaunchPriority p);
 GraphLaunchPriority graphLaunchPriority();
 
+/// The dynamic shared memory a launch of `func` may ask for (FuncApi.cpp): the kernel's
+/// musaFuncAttributeMaxDynamicSharedMemorySize, or by default what fits beside its static
+/// shared memory in the device's sharedMemPerBlock.
+size_t dynamicSharedLimit(const void *func, const sim::KernelEntry &kernel,
+                          const sim::DeviceProfile &profile);
+
 /// Validates func, configuration and arguments against `device` and copies the arguments.
 musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
                           Device &device, int priority, bool cooperative, PreparedLaunch &out);

@@ -125,6 +125,18 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   }
   if (!args && !kernel->paramSizes.empty())
     return musaErrorInvalidValue;
+  // Past __launch_bounds__, or more dynamic shared memory than the kernel opted in to (48 KiB
+  // with its static shared memory unless musaFuncSetAttribute raised it): as the H200 answers.
+  if ((kernel->maxThreadsPerBlock && config.block.count() > kernel->maxThreadsPerBlock) ||
+      sharedMem > dynamicSharedLimit(func, *kernel, device.profile())) {
+    if (std::getenv("MUSA_SIM_VERBOSE"))
+      std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",
+                   sim::demangle(kernel->name).c_str(),
+                   sharedMem > dynamicSharedLimit(func, *kernel, device.profile())
+                       ? "more dynamic shared memory than musaFuncAttributeMaxDynamicSharedMemorySize allows"
+                       : "block larger than the kernel's __launch_bounds__");
+    return musaErrorInvalidValue;
+  }
   if (cooperative &&
       config.grid.count() > coResidentBlocks(device.profile(), *kernel, block, sharedMem)) {
     if (std::getenv("MUSA_SIM_VERBOSE"))

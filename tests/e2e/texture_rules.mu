@@ -1,6 +1,6 @@
 // Texture rules the first listing (tests/e2e/textures.h200.txt) left open, asked of the H200
 // (listing: texture_rules.h200.txt, which the simulator's must equal but for the handle's value):
-//   nvcc -O2 -arch=sm_90 -x cu -include tests/hardware/probes/musa_to_cuda_textures.h \
+//   nvcc -O2 -arch=sm_90 -x cu -include tests/hardware/probes/musa_to_cuda.h \
 //        tests/e2e/texture_rules.mu -o rules && ./rules
 // 1. How many fractional bits a normalized coordinate keeps, by texture size: point samples
 //    at float(i / W) and its neighbours 1..3 ulps either side, for several sizes W.

@@ -5,7 +5,7 @@
 // every boundary mode, and the errors of the creation calls.
 //
 // `textures` prints every fetched value (floats as %.9g) and every error name; the same source
-// builds with nvcc (-include tests/hardware/probes/musa_to_cuda_textures.h) and its H200
+// builds with nvcc (-include tests/hardware/probes/musa_to_cuda.h) and its H200
 // listing is tests/e2e/textures.h200.txt, which the simulator's listing must equal line for
 // line. `textures trap` and `textures misaligned` end with a surface fault (sticky, so each
 // in its own process).

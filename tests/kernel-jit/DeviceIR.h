@@ -58,7 +58,8 @@ declare void @llvm.nvvm.barrier0() #1
 attributes #0 = { "target-cpu"="sm_70" "target-features"="+ptx83,+sm_70" }
 attributes #1 = { convergent nounwind }
 
-!nvvm.annotations = !{!0, !1}
+!nvvm.annotations = !{!0, !1, !2}
 !0 = !{ptr @reverse, !"kernel", i32 1}
 !1 = !{ptr @plain, !"kernel", i32 1}
+!2 = !{ptr @reverse, !"maxntidx", i32 64}
 )IR";

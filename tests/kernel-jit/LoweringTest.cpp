@@ -45,6 +45,7 @@ bool callsFunctionNamed(Function &F, StringRef name) {
 struct Facts {
   uint64_t staticShared;
   bool needsFibers;
+  uint64_t maxThreads;
   std::vector<uint64_t> paramSizes;
 };
 
@@ -55,7 +56,8 @@ Facts factsOf(Module &M, StringRef kernel) {
   Facts f;
   f.staticShared = cast<ConstantInt>(init->getOperand(0))->getZExtValue();
   f.needsFibers = cast<ConstantInt>(init->getOperand(1))->getZExtValue() != 0;
-  if (auto *sizes = dyn_cast<ConstantDataSequential>(init->getOperand(3)))
+  f.maxThreads = cast<ConstantInt>(init->getOperand(2))->getZExtValue();
+  if (auto *sizes = dyn_cast<ConstantDataSequential>(init->getOperand(4)))
     for (unsigned i = 0; i < sizes->getNumElements(); ++i)
       f.paramSizes.push_back(sizes->getElementAsInteger(i));
   return f;
@@ -117,8 +119,10 @@ TEST(Lowering, ThunksAndFactsDescribeEachKernel) {
   Facts reverse = factsOf(*M, "reverse"), plain = factsOf(*M, "plain");
   EXPECT_EQ(reverse.staticShared, 256u); // 64 floats
   EXPECT_TRUE(reverse.needsFibers);
+  EXPECT_EQ(reverse.maxThreads, 64u); // __launch_bounds__(64): nvvm.annotations' maxntidx
   EXPECT_EQ(reverse.paramSizes, (std::vector<uint64_t>{8, 8}));
   EXPECT_EQ(plain.staticShared, 0u);
+  EXPECT_EQ(plain.maxThreads, 0u);
   EXPECT_FALSE(plain.needsFibers);
   EXPECT_EQ(plain.paramSizes, (std::vector<uint64_t>{8, 4}));
 }
@@ -132,8 +136,9 @@ TEST(Lowering, FactsRecordsMatchTheStructsTheJitReads) {
     const StructLayout *k = DL.getStructLayout(kernelFactsType(C, n));
     EXPECT_EQ(k->getElementOffset(0), offsetof(KernelFacts, staticSharedBytes));
     EXPECT_EQ(k->getElementOffset(1), offsetof(KernelFacts, needsFibers));
-    EXPECT_EQ(k->getElementOffset(2), offsetof(KernelFacts, paramCount));
-    EXPECT_EQ(k->getElementOffset(3), offsetof(KernelFacts, paramSizes));
+    EXPECT_EQ(k->getElementOffset(2), offsetof(KernelFacts, maxThreadsPerBlock));
+    EXPECT_EQ(k->getElementOffset(3), offsetof(KernelFacts, paramCount));
+    EXPECT_EQ(k->getElementOffset(4), offsetof(KernelFacts, paramSizes));
     const StructLayout *r = DL.getStructLayout(regionFactsType(C, n));
     EXPECT_EQ(r->getElementOffset(0), offsetof(RegionFacts, frameBytes));
     EXPECT_EQ(r->getElementOffset(1), offsetof(RegionFacts, parkPoints));

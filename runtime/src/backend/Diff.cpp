@@ -822,6 +822,18 @@ musaError_t musaStreamSynchronize(musaStream_t stream) {
   return ::musaStreamSynchronize(stream);
 }
 
+// ---- kernel functions: the same setting on both devices ------------------------------------
+
+musaError_t musaFuncSetAttribute(const void *func, musaFuncAttribute attr, int value) {
+  musaError_t e;
+  {
+    SimulatorScope scope;
+    e = ::musaFuncSetAttribute(func, attr, value);
+  }
+  mismatchedResult("musaFuncSetAttribute", e, fwd::musaFuncSetAttribute(func, attr, value));
+  return e;
+}
+
 // ---- launches -----------------------------------------------------------------------------
 
 musaError_t musaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,

@@ -432,6 +432,62 @@ musaError_t musaOccupancyAvailableDynamicSMemPerBlock(size_t *smem, const void *
                     blockSize);
 }
 
+// ---- kernel functions: the driver's calls on the kernel handle -------------------------------
+// CUfunction_attribute numbers the settable attributes as musaFuncAttribute does (8, 9, ...),
+// CUfunc_cache as musaFuncCache and CUsharedconfig as musaSharedMemConfig.
+musaError_t musaFuncGetAttributes(musaFuncAttributes *attr, const void *func) {
+  MUSA_READY;
+  if (!attr)
+    return musaErrorInvalidValue;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  *attr = musaFuncAttributes{};
+  int v[10] = {}; // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (0) .. PREFERRED_SHARED_MEMORY_CARVEOUT (9)
+  for (int k = 0; k < 10; ++k)
+    if (musaError_t e = callDriver("FuncGetAttribute", &v[k], k, function))
+      return e;
+  attr->maxThreadsPerBlock = v[0];
+  attr->sharedSizeBytes = size_t(v[1]);
+  attr->constSizeBytes = size_t(v[2]);
+  attr->localSizeBytes = size_t(v[3]);
+  attr->numRegs = v[4];
+  attr->ptxVersion = v[5];
+  attr->binaryVersion = v[6];
+  attr->cacheModeCA = v[7];
+  attr->maxDynamicSharedSizeBytes = v[8];
+  attr->preferredShmemCarveout = v[9];
+  return musaSuccess;
+}
+musaError_t musaFuncSetAttribute(const void *func, musaFuncAttribute attr, int value) {
+  MUSA_READY;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  return callDriver("FuncSetAttribute", function, int(attr), value);
+}
+musaError_t musaFuncSetCacheConfig(const void *func, musaFuncCache config) {
+  MUSA_READY;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  return callDriver("FuncSetCacheConfig", function, int(config));
+}
+musaError_t musaFuncSetSharedMemConfig(const void *func, musaSharedMemConfig config) {
+  MUSA_READY;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  return callDriver("FuncSetSharedMemConfig", function, int(config));
+}
+musaError_t musaFuncGetName(const char **name, const void *func) {
+  MUSA_READY;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  return callDriver("FuncGetName", name, function);
+}
+
 // ---- pointers -------------------------------------------------------------------------------
 musaError_t musaPointerGetAttributes(musaPointerAttributes *attributes, const void *ptr) {
   MUSA_READY;

@@ -3,6 +3,8 @@
 // Pipeline (order matters, see lowerDeviceModule):
 //   1. RetargetToHostPass     host triple/datalayout, strip NVPTX attributes and annotations;
 //                             records which functions are kernels first.
+//      LowerInlineAsmPass     inline PTX statements programs commonly write become the NVVM
+//                             intrinsics or fences they stand for; others are refused by name.
 //   2. AddContextParamPass    every defined device function gains a trailing `ptr %ctx`
 //                             (musa::sim::ThreadContext*); direct and indirect calls pass it on.
 //   3. LowerSharedMemoryPass  addrspace(3) globals become offsets from ctx->shared.
@@ -40,6 +42,8 @@ namespace musa::jit {
 inline constexpr const char *ContextAttr = "musa-sim-ctx";
 /// Module flag listing kernels (names), set by RetargetToHostPass.
 inline constexpr const char *KernelListMD = "musa.kernels";
+/// A kernel's __launch_bounds__ maximum block size (from nvvm.annotations' maxntidx).
+inline constexpr const char *MaxThreadsMD = "musa.max_threads";
 /// Prefix of the per-kernel facts global (a KernelFacts record).
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 /// The per-kernel facts record as KernelJit reads it from the object: EmitKernelThunksPass
@@ -47,10 +51,11 @@ inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 struct KernelFacts {
   uint64_t staticSharedBytes;
   uint32_t needsFibers;
+  uint32_t maxThreadsPerBlock; // __launch_bounds__'s first argument; 0 without one
   uint32_t paramCount;
   uint32_t paramSizes[1]; // paramCount entries
 };
-/// { i64 staticSharedBytes, i32 needsFibers, i32 n, [n x i32] paramSizes }.
+/// { i64 staticSharedBytes, i32 needsFibers, i32 maxThreadsPerBlock, i32 n, [n x i32] paramSizes }.
 llvm::StructType *kernelFactsType(llvm::LLVMContext &C, unsigned params);
 
 /// Prefix of the region-loop entry of a kernel cut at its park points (musa::sim::KernelRegions)
@@ -129,6 +134,9 @@ struct AddContextParamPass : llvm::PassInfoMixin<AddContextParamPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct LowerSharedMemoryPass : llvm::PassInfoMixin<LowerSharedMemoryPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+struct LowerInlineAsmPass : llvm::PassInfoMixin<LowerInlineAsmPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {

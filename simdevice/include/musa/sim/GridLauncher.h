@@ -38,6 +38,7 @@ struct KernelEntry {
   KernelThunk thread = nullptr;
   KernelThunk block = nullptr;
   uint64_t staticSharedBytes = 0;
+  uint32_t maxThreadsPerBlock = 0; // __launch_bounds__; 0 without one
   bool needsFibers = true; // reaches a barrier or warp collective: no plain loop
   /// Region loops (kernel-jit's FormBarrierRegions); no entry if the kernel must run as fibers.
   RegionCode regions;

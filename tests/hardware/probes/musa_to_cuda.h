@@ -1,4 +1,5 @@
-// Lets textures.mu build with nvcc on the device machine (nvcc -x cu -include this header):
+// Lets textures.mu, texture_rules.mu and func_attributes.mu build with nvcc on the device
+// machine (nvcc -x cu -include this header):
 // each musa* name it uses maps to its cuda* twin.
 #pragma once
 #include <cuda_runtime.h>
@@ -66,3 +67,25 @@
 #define musaGetDeviceProperties cudaGetDeviceProperties
 #define musaArrayTextureGather cudaArrayTextureGather
 #define musaArrayCubemap cudaArrayCubemap
+// Used by func_attributes.mu
+#define musaFuncAttributes cudaFuncAttributes
+#define musaFuncGetAttributes cudaFuncGetAttributes
+#define musaFuncSetAttribute cudaFuncSetAttribute
+#define musaFuncSetCacheConfig cudaFuncSetCacheConfig
+#define musaFuncSetSharedMemConfig cudaFuncSetSharedMemConfig
+#define musaFuncGetName cudaFuncGetName
+#define musaFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define musaFuncAttributePreferredSharedMemoryCarveout cudaFuncAttributePreferredSharedMemoryCarveout
+#define musaFuncAttributeRequiredClusterWidth cudaFuncAttributeRequiredClusterWidth
+#define musaFuncAttribute cudaFuncAttribute
+#define musaFuncCache cudaFuncCache
+#define musaFuncCachePreferNone cudaFuncCachePreferNone
+#define musaFuncCachePreferShared cudaFuncCachePreferShared
+#define musaFuncCachePreferL1 cudaFuncCachePreferL1
+#define musaSharedMemConfig cudaSharedMemConfig
+#define musaSharedMemBankSizeEightByte cudaSharedMemBankSizeEightByte
+#define musaDeviceSetCacheConfig cudaDeviceSetCacheConfig
+#define musaDeviceGetCacheConfig cudaDeviceGetCacheConfig
+#define musaDeviceGetSharedMemConfig cudaDeviceGetSharedMemConfig
+#define musaLaunchKernel cudaLaunchKernel
+#define musaGetErrorString cudaGetErrorString

@@ -1,0 +1,79 @@
+// Inline PTX statements GPU programs commonly write (special registers, fences, the block
+// barrier, prefetch hints, compiler barriers) give what the hardware gives; a statement the
+// simulator does not implement (%smid) makes that kernel fail with a message naming it,
+// instead of ending the process.
+#include "check.h"
+
+__device__ unsigned laneId() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+__global__ void registers(unsigned *out) {
+  unsigned warp, lt, le, eq, ge, gt;
+  asm("mov.u32 %0, %%warpid;" : "=r"(warp));
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+  asm("mov.u32 %0, %%lanemask_le;" : "=r"(le));
+  asm("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+  asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+  asm("mov.u32 %0, %%lanemask_gt;" : "=r"(gt));
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0));
+  asm volatile("membar.gl;" ::: "memory");
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(out));
+  asm volatile("" ::: "memory");
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1));
+  unsigned tid;
+  asm("mov.u32 %0, %%tid.x;" : "=r"(tid));
+  unsigned *o = out + 8 * threadIdx.x;
+  o[0] = laneId(), o[1] = warp, o[2] = lt, o[3] = le, o[4] = eq, o[5] = ge, o[6] = gt;
+  o[7] = (t1 >= t0) && tid == threadIdx.x;
+}
+
+__global__ void barrier(int *out) {
+  __shared__ int s[256];
+  s[threadIdx.x] = threadIdx.x;
+  asm volatile("bar.sync 0;" ::: "memory");
+  out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+
+__global__ void smid(unsigned *out) {
+  unsigned id;
+  asm("mov.u32 %0, %%smid;" : "=r"(id));
+  *out = id;
+}
+
+int main() {
+  const int threads = 256;
+  unsigned *out;
+  int *iout;
+  CHECK_MUSA(musaMalloc(&out, threads * 8 * sizeof(unsigned)));
+  CHECK_MUSA(musaMalloc(&iout, threads * sizeof(int)));
+  registers<<<1, threads>>>(out);
+  barrier<<<1, threads>>>(iout);
+  CHECK_MUSA(musaDeviceSynchronize());
+  unsigned h[threads * 8];
+  int hi[threads];
+  CHECK_MUSA(musaMemcpy(h, out, sizeof h, musaMemcpyDeviceToHost));
+  CHECK_MUSA(musaMemcpy(hi, iout, sizeof hi, musaMemcpyDeviceToHost));
+  int warpSize = 0;
+  CHECK_MUSA(musaDeviceGetAttribute(&warpSize, musaDevAttrWarpSize, 0));
+  for (int t = 0; t < threads; ++t) {
+    const unsigned *o = h + 8 * t;
+    unsigned bit = 1u << (t % 32);
+    CHECK(o[0] == unsigned(t % warpSize), "thread %d: laneid %u", t, o[0]);
+    CHECK(o[1] == unsigned(t / warpSize), "thread %d: warpid %u", t, o[1]);
+    CHECK(o[2] == bit - 1 && o[3] == (bit | (bit - 1)) && o[4] == bit && o[5] == ~(bit - 1) &&
+              o[6] == ~(bit | (bit - 1)),
+          "thread %d: lane masks %x %x %x %x %x", t, o[2], o[3], o[4], o[5], o[6]);
+    CHECK(o[7] == 1, "thread %d: clock64 or tid.x", t);
+    CHECK(hi[t] == (t + 1) % threads, "thread %d: bar.sync gave %d", t, hi[t]);
+  }
+  // %smid is not implemented: the kernel prints which statement and fails (the device's
+  // sticky error, as a trap is), after the other kernels of the module ran.
+  smid<<<1, 1>>>(out);
+  musaError_t e = musaDeviceSynchronize();
+  CHECK(e == musaErrorLaunchFailure, "a kernel reading %%smid gave %s", musaGetErrorName(e));
+  return finish("inline_asm");
+}

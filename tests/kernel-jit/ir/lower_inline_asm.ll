@@ -1,0 +1,42 @@
+; LowerInlineAsm: the inline PTX statements programs commonly write become NVVM intrinsics or
+; fences (which LowerDeviceCalls then lowers as usual); a statement it does not know prints
+; its text and traps where it stands, and no PTX text is left for the host code generator.
+; PASSES: musa-retarget,musa-lower-asm
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK: @[[MSG:[0-9]+]] = {{.*}}c"musa-sim: inline PTX the simulator does not implement: asm(\22mov.u32 $0, %%smid\22)\0A\00"
+; CHECK-LABEL: define void @k(
+; CHECK-NOT: asm
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.warpid()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
+; CHECK: call i64 @llvm.nvvm.read.ptx.sreg.clock64()
+; CHECK: fence seq_cst
+; CHECK: fence syncscope("singlethread") seq_cst
+; CHECK: call void @llvm.nvvm.barrier0()
+; CHECK: call i32 @vprintf(ptr @[[MSG]], ptr null)
+; CHECK-NEXT: call void @llvm.trap()
+; CHECK-NEXT: store i32 poison
+; CHECK: ret void
+define void @k(ptr %out) {
+  %lane = call i32 asm sideeffect "mov.u32 $0, %laneid;", "=r"()
+  store i32 %lane, ptr %out
+  %warp = call i32 asm "mov.u32 \09$0, %warpid;", "=r"()
+  store i32 %warp, ptr %out
+  %mask = call i32 asm "mov.u32 $0, %lanemask_lt;", "=r"()
+  store i32 %mask, ptr %out
+  %t = call i64 asm sideeffect "mov.u64 $0, %clock64;", "=l"()
+  store i64 %t, ptr %out
+  call void asm sideeffect "membar.gl;", "~{memory}"()
+  call void asm sideeffect "", "~{memory}"()
+  call void asm sideeffect "bar.sync 0;", ""()
+  call void asm sideeffect "prefetch.global.L2 [$0];", "l"(ptr %out)
+  %sm = call i32 asm "mov.u32 $0, %smid;", "=r"()
+  store i32 %sm, ptr %out
+  ret void
+}
+
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
