@@ -344,5 +344,6 @@ __MUSA_CG grid_group this_grid() { return grid_group(); }
 
 #include "cooperative_groups/reduce.h"
 #include "cooperative_groups/scan.h"
+#include "cooperative_groups/memcpy_async.h"
 
 #endif /* __MUSA_COOPERATIVE_GROUPS_H__ */

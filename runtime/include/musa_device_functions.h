@@ -513,12 +513,79 @@ using ::abs;
 using ::labs;
 using ::llabs;
 } // namespace std
-__MUSA_DEV int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
-__MUSA_DEV int __float2int_rz(float x) { return (int)x; }
-__MUSA_DEV int __float2int_rd(float x) { return (int)__builtin_floorf(x); }
-__MUSA_DEV int __float2int_ru(float x) { return (int)__builtin_ceilf(x); }
-__MUSA_DEV float __int2float_rn(int x) { return (float)x; }
-__MUSA_DEV float __uint2float_rn(unsigned int x) { return (float)x; }
+/* ---- type conversions with a rounding mode (CUDA's type casting intrinsics) -------------
+ * To integers: round as asked, then saturate to the type's range as the GPU's cvt does (NaN
+ * gives 0). To float and double: the nearest value, then one step towards the mode's side
+ * when the nearest lies on the wrong side of the exact value (compared exactly). */
+#define __MUSA_TO_INT(T, lo, hi, name, from, r)                                               \
+  __MUSA_DEV T name(from x) {                                                                \
+    double v = r((double)x);                                                                 \
+    return v != v ? (T)0 : v <= (double)(lo) ? (T)(lo) : v >= (double)(hi) ? (T)(hi) : (T)v;   \
+  }
+#define __MUSA_TO_INT_ALL(T, lo, hi, stem, from)                                              \
+  __MUSA_TO_INT(T, lo, hi, stem##_rn, from, __builtin_rint)                                 \
+  __MUSA_TO_INT(T, lo, hi, stem##_rz, from, __builtin_trunc)                                \
+  __MUSA_TO_INT(T, lo, hi, stem##_rd, from, __builtin_floor)                                \
+  __MUSA_TO_INT(T, lo, hi, stem##_ru, from, __builtin_ceil)
+__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483647.0, __float2int, float)
+__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967295.0, __float2uint, float)
+__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483647.0, __double2int, double)
+__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967295.0, __double2uint, double)
+/* 64-bit results: the bounds are 2^63 and 2^64, which doubles hold exactly. */
+__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775807.0, __float2ll, float)
+__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551615.0, __float2ull, float)
+__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775807.0, __double2ll, double)
+__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551615.0, __double2ull, double)
+#undef __MUSA_TO_INT_ALL
+#undef __MUSA_TO_INT
+/* Whether float/double `r` lies below (-1), at (0) or above (1) the exact integer x. */
+template <class R, class I> __MUSA_DEV int __musa_side(R r, I x) {
+  if (r >= (R)18446744073709551616.0 || r < (R)-9223372036854775808.0)
+    return r > 0 ? 1 : -1; /* past any 64-bit integer */
+  if (x < 0 || r < 0) {
+    long long ri = (long long)r; /* exact: r is an integer value in range */
+    return ri < (long long)x ? -1 : ri > (long long)x ? 1 : 0;
+  }
+  unsigned long long ri = (unsigned long long)r;
+  return ri < (unsigned long long)x ? -1 : ri > (unsigned long long)x ? 1 : 0;
+}
+#define __MUSA_INT_TO(R, name, from, next, inf)                                              \
+  __MUSA_DEV R name##_rn(from x) { return (R)x; }                                          \
+  __MUSA_DEV R name##_rd(from x) {                                                           \
+    R r = (R)x;                                                                              \
+    return __musa_side(r, x) > 0 ? next(r, -inf) : r;                                        \
+  }                                                                                          \
+  __MUSA_DEV R name##_ru(from x) {                                                           \
+    R r = (R)x;                                                                              \
+    return __musa_side(r, x) < 0 ? next(r, inf) : r;                                         \
+  }                                                                                          \
+  __MUSA_DEV R name##_rz(from x) {                                                           \
+    R r = (R)x;                                                                              \
+    int side = __musa_side(r, x);                                                            \
+    return (x >= 0 && side > 0) || (x < 0 && side < 0) ? next(r, (R)0) : r;                 \
+  }
+__MUSA_INT_TO(float, __int2float, int, __builtin_nextafterf, __builtin_inff())
+__MUSA_INT_TO(float, __uint2float, unsigned int, __builtin_nextafterf, __builtin_inff())
+__MUSA_INT_TO(float, __ll2float, long long, __builtin_nextafterf, __builtin_inff())
+__MUSA_INT_TO(float, __ull2float, unsigned long long, __builtin_nextafterf, __builtin_inff())
+__MUSA_INT_TO(double, __ll2double, long long, __builtin_nextafter, __builtin_inf())
+__MUSA_INT_TO(double, __ull2double, unsigned long long, __builtin_nextafter, __builtin_inf())
+#undef __MUSA_INT_TO
+__MUSA_DEV double __int2double_rn(int x) { return (double)x; }
+__MUSA_DEV double __uint2double_rn(unsigned int x) { return (double)x; }
+__MUSA_DEV float __double2float_rn(double x) { return (float)x; }
+__MUSA_DEV float __double2float_rd(double x) {
+  float r = (float)x;
+  return (double)r > x ? __builtin_nextafterf(r, -__builtin_inff()) : r;
+}
+__MUSA_DEV float __double2float_ru(double x) {
+  float r = (float)x;
+  return (double)r < x ? __builtin_nextafterf(r, __builtin_inff()) : r;
+}
+__MUSA_DEV float __double2float_rz(double x) {
+  float r = (float)x;
+  return __builtin_fabs((double)r) > __builtin_fabs(x) ? __builtin_nextafterf(r, 0.0f) : r;
+}
 __MUSA_DEV int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 __MUSA_DEV unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned int, x); }
 __MUSA_DEV float __int_as_float(int x) { return __builtin_bit_cast(float, x); }

@@ -29,6 +29,7 @@ const char *musaGetErrorName(musaError_t error);
 /* devices */
 musaError_t musaGetDeviceCount(int *count);
 musaError_t musaGetDeviceProperties(struct musaDeviceProp *prop, int device);
+musaError_t musaChooseDevice(int *device, const struct musaDeviceProp *prop);
 musaError_t musaSetDevice(int device);
 musaError_t musaGetDevice(int *device);
 musaError_t musaDeviceSynchronize(void);

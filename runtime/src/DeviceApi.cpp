@@ -100,6 +100,39 @@ extern "C" musaError_t musaGetDeviceProperties(musaDeviceProp *prop, int device)
   });
 }
 
+// The device that best matches *prop: the fields a program sets (compute capability, memory,
+// multiprocessors, warp size, name) each count when a device meets them; ties go to the
+// lower ordinal, as CUDA picks.
+extern "C" musaError_t musaChooseDevice(int *device, const musaDeviceProp *prop) {
+  MUSA_BACKEND_HOOK(musaChooseDevice, device, prop);
+  return apiCall([&] {
+    if (!device || !prop)
+      return musaErrorInvalidValue;
+    int count = Runtime::get().deviceCount();
+    if (!count)
+      return noDevice();
+    int best = 0, bestScore = -1;
+    for (int i = 0; i < count; ++i) {
+      musaDeviceProp p;
+      fillProperties(p, Runtime::get().device(i)->profile(), i);
+      int score = 0;
+      if (prop->major || prop->minor) {
+        bool atLeast = p.major > prop->major || (p.major == prop->major && p.minor >= prop->minor);
+        score += atLeast ? 4 : 0;
+        score += p.major == prop->major && p.minor == prop->minor ? 2 : 0;
+      }
+      score += prop->totalGlobalMem && p.totalGlobalMem >= prop->totalGlobalMem;
+      score += prop->multiProcessorCount && p.multiProcessorCount >= prop->multiProcessorCount;
+      score += prop->warpSize && p.warpSize == prop->warpSize;
+      score += prop->name[0] && std::strncmp(p.name, prop->name, sizeof p.name) == 0;
+      if (score > bestScore)
+        best = i, bestScore = score;
+    }
+    *device = best;
+    return musaSuccess;
+  });
+}
+
 extern "C" musaError_t musaSetDevice(int device) {
   MUSA_BACKEND_HOOK(musaSetDevice, device);
   return apiCall([&] {

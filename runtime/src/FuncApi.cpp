@@ -63,6 +63,19 @@ size_t defaultDynamicShared(const sim::KernelEntry &k, const sim::DeviceProfile 
                                                    : 0;
 }
 
+/// Records an enumerated preference of a kernel after checking kernel and value.
+template <class E>
+musaError_t setPreference(const void *func, E value, E lowest, E highest, E FuncSettings::*field) {
+  const sim::KernelEntry *kernel = nullptr;
+  Device *device = nullptr;
+  if (musaError_t e = resolve(func, kernel, device))
+    return e;
+  if (value < lowest || value > highest)
+    return musaErrorInvalidValue;
+  FuncTable::get().change(func, [&](FuncSettings &s) { s.*field = value; });
+  return musaSuccess;
+}
+
 } // namespace
 
 namespace musa::rt {
@@ -144,31 +157,19 @@ musaError_t musaFuncSetAttribute(const void *func, musaFuncAttribute attr, int v
 
 musaError_t musaFuncSetCacheConfig(const void *func, musaFuncCache cacheConfig) {
   MUSA_BACKEND_HOOK(musaFuncSetCacheConfig, func, cacheConfig);
+  // A preference: the simulated L1 and shared memory do not trade capacity.
   return apiCall([&] {
-    const sim::KernelEntry *kernel = nullptr;
-    Device *device = nullptr;
-    if (musaError_t e = resolve(func, kernel, device))
-      return e;
-    if (cacheConfig < musaFuncCachePreferNone || cacheConfig > musaFuncCachePreferEqual)
-      return musaErrorInvalidValue;
-    // A preference: the simulated L1 and shared memory do not trade capacity.
-    FuncTable::get().change(func, [&](FuncSettings &s) { s.cache = cacheConfig; });
-    return musaSuccess;
+    return setPreference(func, cacheConfig, musaFuncCachePreferNone, musaFuncCachePreferEqual,
+                         &FuncSettings::cache);
   });
 }
 
 musaError_t musaFuncSetSharedMemConfig(const void *func, musaSharedMemConfig config) {
   MUSA_BACKEND_HOOK(musaFuncSetSharedMemConfig, func, config);
+  // Deprecated in CUDA and without effect on current GPUs: banks stay four bytes wide.
   return apiCall([&] {
-    const sim::KernelEntry *kernel = nullptr;
-    Device *device = nullptr;
-    if (musaError_t e = resolve(func, kernel, device))
-      return e;
-    if (config < musaSharedMemBankSizeDefault || config > musaSharedMemBankSizeEightByte)
-      return musaErrorInvalidValue;
-    // Deprecated in CUDA and without effect on current GPUs: banks stay four bytes wide.
-    FuncTable::get().change(func, [&](FuncSettings &s) { s.bankSize = config; });
-    return musaSuccess;
+    return setPreference(func, config, musaSharedMemBankSizeDefault,
+                         musaSharedMemBankSizeEightByte, &FuncSettings::bankSize);
   });
 }
 

@@ -223,6 +223,16 @@ bool wholeResourceView(const musaResourceViewDesc &v, const Slot &slot) {
          (!layered || v.lastLayer == 0 || v.lastLayer == unsigned(r.depth - 1));
 }
 
+/// Copies one part of a live object's description out (the getters).
+template <class Part>
+musaError_t describe(unsigned long long handle, bool surface, Part *out, Part Slot::*part) {
+  Slot s;
+  if (!out || !SlotTable::get().find(handle, surface, s))
+    return musaErrorInvalidValue;
+  *out = s.*part;
+  return musaSuccess;
+}
+
 } // namespace
 
 namespace musa::rt {
@@ -295,11 +305,7 @@ musaError_t musaGetTextureObjectResourceDesc(musaResourceDesc *pResDesc,
                                              musaTextureObject_t texObject) {
   MUSA_BACKEND_HOOK(musaGetTextureObjectResourceDesc, pResDesc, texObject);
   return apiCall([&] {
-    Slot s;
-    if (!pResDesc || !SlotTable::get().find(texObject, false, s))
-      return musaErrorInvalidValue;
-    *pResDesc = s.resource;
-    return musaSuccess;
+    return describe(texObject, false, pResDesc, &Slot::resource);
   });
 }
 
@@ -307,11 +313,7 @@ musaError_t musaGetTextureObjectTextureDesc(musaTextureDesc *pTexDesc,
                                             musaTextureObject_t texObject) {
   MUSA_BACKEND_HOOK(musaGetTextureObjectTextureDesc, pTexDesc, texObject);
   return apiCall([&] {
-    Slot s;
-    if (!pTexDesc || !SlotTable::get().find(texObject, false, s))
-      return musaErrorInvalidValue;
-    *pTexDesc = s.texture;
-    return musaSuccess;
+    return describe(texObject, false, pTexDesc, &Slot::texture);
   });
 }
 
@@ -319,11 +321,7 @@ musaError_t musaGetTextureObjectResourceViewDesc(musaResourceViewDesc *pResViewD
                                                  musaTextureObject_t texObject) {
   MUSA_BACKEND_HOOK(musaGetTextureObjectResourceViewDesc, pResViewDesc, texObject);
   return apiCall([&] {
-    Slot s;
-    if (!pResViewDesc || !SlotTable::get().find(texObject, false, s))
-      return musaErrorInvalidValue;
-    *pResViewDesc = s.view;
-    return musaSuccess;
+    return describe(texObject, false, pResViewDesc, &Slot::view);
   });
 }
 
@@ -359,11 +357,7 @@ musaError_t musaGetSurfaceObjectResourceDesc(musaResourceDesc *pResDesc,
                                              musaSurfaceObject_t surfObject) {
   MUSA_BACKEND_HOOK(musaGetSurfaceObjectResourceDesc, pResDesc, surfObject);
   return apiCall([&] {
-    Slot s;
-    if (!pResDesc || !SlotTable::get().find(surfObject, true, s))
-      return musaErrorInvalidValue;
-    *pResDesc = s.resource;
-    return musaSuccess;
+    return describe(surfObject, true, pResDesc, &Slot::resource);
   });
 }
 

@@ -89,3 +89,8 @@
 #define musaDeviceGetSharedMemConfig cudaDeviceGetSharedMemConfig
 #define musaLaunchKernel cudaLaunchKernel
 #define musaGetErrorString cudaGetErrorString
+// Used by sample_idioms.mu and math_extras.mu
+#define musaGetDeviceCount cudaGetDeviceCount
+#define musaChooseDevice cudaChooseDevice
+#define musaErrorInvalidValue cudaErrorInvalidValue
+#define musaMemcpyToSymbol cudaMemcpyToSymbol
