@@ -59,9 +59,10 @@ struct SlotTable {
       free.pop_back();
     }
     // The magic last, so a concurrent reader of a recycled record never sees it half made.
-    unsigned magic = filled.record.magic;
-    *s = filled;
-    __atomic_store_n(&s->record.magic, magic, __ATOMIC_RELEASE);
+    Slot copy = filled;
+    copy.record.magic = 0;
+    *s = copy;
+    __atomic_store_n(&s->record.magic, filled.record.magic, __ATOMIC_RELEASE);
     unsigned long long handle = reinterpret_cast<unsigned long long>(&s->record);
     live[handle] = s;
     return handle;

@@ -94,3 +94,6 @@
 #define musaChooseDevice cudaChooseDevice
 #define musaErrorInvalidValue cudaErrorInvalidValue
 #define musaMemcpyToSymbol cudaMemcpyToSymbol
+// Used by wmma.mu
+#define musaDeviceGetAttribute cudaDeviceGetAttribute
+#define musaDevAttrWarpSize cudaDevAttrWarpSize
