@@ -116,7 +116,7 @@ bool usableChannelFormat(const musaChannelFormatDesc &d) {
   int n = (d.x != 0) + (d.y != 0) + (d.z != 0) + (d.w != 0);
   if (n == 0 || n == 3 || (d.x != 8 && d.x != 16 && d.x != 32))
     return false;
-  if ((n >= 2 && d.y != d.x) || (n == 4 && (d.z != d.x || d.w != d.x)) || (n == 2 && (d.z || d.w)))
+  if ((n >= 2 && d.y != d.x) || (n == 4 && (d.z != d.x || d.w != d.x)))
     return false; // channels in order x, y, z, w, all of one size
   if (d.f == musaChannelFormatKindFloat && d.x == 8)
     return false;

@@ -102,7 +102,7 @@ extern "C" musaError_t musaGetDeviceProperties(musaDeviceProp *prop, int device)
 
 // The device that best matches *prop: the fields a program sets (compute capability, memory,
 // multiprocessors, warp size, name) each count when a device meets them; ties go to the
-// lower ordinal, as CUDA picks.
+// lower ordinal.
 extern "C" musaError_t musaChooseDevice(int *device, const musaDeviceProp *prop) {
   MUSA_BACKEND_HOOK(musaChooseDevice, device, prop);
   return apiCall([&] {

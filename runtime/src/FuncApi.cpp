@@ -1,13 +1,14 @@
 // Kernel functions: musaFuncGetAttributes, musaFuncSetAttribute (the dynamic shared memory a
 // launch may ask for, the shared-memory carveout), cache and bank-size preferences, names; and
 // the per-device cache and shared-memory configuration. The launch path asks
-// dynamicSharedLimit() and launchBoundsLimit() (KernelLaunch.h).
+// dynamicSharedLimit() (KernelLaunch.h).
 #include "ApiShell.h"
 #include "backend/Backend.h"
 #include "FatBinaryRegistry.h"
 #include "KernelLaunch.h"
 #include "Runtime.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -16,23 +17,26 @@ namespace sim = musa::sim;
 
 namespace {
 
-/// What a program set for one kernel (keyed by its host entry, as CUDA's are per function).
+/// What a program set for one kernel that it can read back or that changes a launch (keyed
+/// by its host entry, as CUDA's are per function). Cache and bank-size preferences change
+/// nothing in the simulator and CUDA gives no way to read them back: they are only checked.
 struct FuncSettings {
   int maxDynamicShared = -1; // -1: the default, what fits beside static shared in 48 KiB
   int carveout = musaSharedmemCarveoutDefault;
-  musaFuncCache cache = musaFuncCachePreferNone;
-  musaSharedMemConfig bankSize = musaSharedMemBankSizeDefault;
 };
 
 struct FuncTable {
   std::mutex mutex;
   std::map<const void *, FuncSettings> funcs;
   std::map<const Device *, musaFuncCache> devices;
+  std::atomic<bool> anyFunc{false}; // every launch asks: no lock until a program sets one
   static FuncTable &get() {
     static FuncTable *table = new FuncTable; // exit-time API calls may still use it
     return *table;
   }
   FuncSettings settings(const void *func) {
+    if (!anyFunc.load(std::memory_order_acquire))
+      return FuncSettings();
     std::lock_guard lock(mutex);
     auto it = funcs.find(func);
     return it == funcs.end() ? FuncSettings() : it->second;
@@ -40,6 +44,7 @@ struct FuncTable {
   template <class Change> void change(const void *func, Change &&c) {
     std::lock_guard lock(mutex);
     c(funcs[func]);
+    anyFunc.store(true, std::memory_order_release);
   }
 };
 
@@ -63,17 +68,13 @@ size_t defaultDynamicShared(const sim::KernelEntry &k, const sim::DeviceProfile 
                                                    : 0;
 }
 
-/// Records an enumerated preference of a kernel after checking kernel and value.
-template <class E>
-musaError_t setPreference(const void *func, E value, E lowest, E highest, E FuncSettings::*field) {
+/// Checks a kernel and an enumerated preference for it (which has no effect to record).
+template <class E> musaError_t checkPreference(const void *func, E value, E lowest, E highest) {
   const sim::KernelEntry *kernel = nullptr;
   Device *device = nullptr;
   if (musaError_t e = resolve(func, kernel, device))
     return e;
-  if (value < lowest || value > highest)
-    return musaErrorInvalidValue;
-  FuncTable::get().change(func, [&](FuncSettings &s) { s.*field = value; });
-  return musaSuccess;
+  return value < lowest || value > highest ? musaErrorInvalidValue : musaSuccess;
 }
 
 } // namespace
@@ -159,8 +160,7 @@ musaError_t musaFuncSetCacheConfig(const void *func, musaFuncCache cacheConfig) 
   MUSA_BACKEND_HOOK(musaFuncSetCacheConfig, func, cacheConfig);
   // A preference: the simulated L1 and shared memory do not trade capacity.
   return apiCall([&] {
-    return setPreference(func, cacheConfig, musaFuncCachePreferNone, musaFuncCachePreferEqual,
-                         &FuncSettings::cache);
+    return checkPreference(func, cacheConfig, musaFuncCachePreferNone, musaFuncCachePreferEqual);
   });
 }
 
@@ -168,8 +168,8 @@ musaError_t musaFuncSetSharedMemConfig(const void *func, musaSharedMemConfig con
   MUSA_BACKEND_HOOK(musaFuncSetSharedMemConfig, func, config);
   // Deprecated in CUDA and without effect on current GPUs: banks stay four bytes wide.
   return apiCall([&] {
-    return setPreference(func, config, musaSharedMemBankSizeDefault,
-                         musaSharedMemBankSizeEightByte, &FuncSettings::bankSize);
+    return checkPreference(func, config, musaSharedMemBankSizeDefault,
+                           musaSharedMemBankSizeEightByte);
   });
 }
 

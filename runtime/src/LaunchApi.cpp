@@ -127,14 +127,15 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
     return musaErrorInvalidValue;
   // Past __launch_bounds__, or more dynamic shared memory than the kernel opted in to (48 KiB
   // with its static shared memory unless musaFuncSetAttribute raised it): as the H200 answers.
-  if ((kernel->maxThreadsPerBlock && config.block.count() > kernel->maxThreadsPerBlock) ||
-      sharedMem > dynamicSharedLimit(func, *kernel, device.profile())) {
+  bool tooMuchShared = sharedMem > dynamicSharedLimit(func, *kernel, device.profile());
+  if (tooMuchShared ||
+      (kernel->maxThreadsPerBlock && config.block.count() > kernel->maxThreadsPerBlock)) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",
                    sim::demangle(kernel->name).c_str(),
-                   sharedMem > dynamicSharedLimit(func, *kernel, device.profile())
-                       ? "more dynamic shared memory than musaFuncAttributeMaxDynamicSharedMemorySize allows"
-                       : "block larger than the kernel's __launch_bounds__");
+                   tooMuchShared ? "more dynamic shared memory than "
+                                   "musaFuncAttributeMaxDynamicSharedMemorySize allows"
+                                 : "block larger than the kernel's __launch_bounds__");
     return musaErrorInvalidValue;
   }
   if (cooperative &&

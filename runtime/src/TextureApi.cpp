@@ -114,7 +114,7 @@ void setFormat(__musa_sim_texture &r, const musaChannelFormatDesc &d) {
 }
 
 /// The resource part of a record (array, linear or pitched memory).
-musaError_t describeResource(const musaResourceDesc &rd, bool surface, Slot &slot) {
+musaError_t describeResource(const musaResourceDesc &rd, Slot &slot) {
   __musa_sim_texture &r = slot.record;
   Device *current = Runtime::get().currentDevice();
   if (!current)
@@ -142,7 +142,7 @@ musaError_t describeResource(const musaResourceDesc &rd, bool surface, Slot &slo
   }
   case musaResourceTypeLinear: {
     const auto &l = rd.res.linear;
-    if (surface || !l.devPtr || !usableChannelFormat(l.desc) ||
+    if (!l.devPtr || !usableChannelFormat(l.desc) ||
         reinterpret_cast<uintptr_t>(l.devPtr) % p.textureAlignment != 0)
       return musaErrorInvalidValue;
     setFormat(r, l.desc);
@@ -157,7 +157,7 @@ musaError_t describeResource(const musaResourceDesc &rd, bool surface, Slot &slo
   }
   case musaResourceTypePitch2D: {
     const auto &l = rd.res.pitch2D;
-    if (surface || !l.devPtr || !usableChannelFormat(l.desc) || l.width == 0 || l.height == 0 ||
+    if (!l.devPtr || !usableChannelFormat(l.desc) || l.width == 0 || l.height == 0 ||
         reinterpret_cast<uintptr_t>(l.devPtr) % p.textureAlignment != 0 ||
         l.pitchInBytes % p.texturePitchAlignment != 0 ||
         l.width > size_t(MaxTexture2DLinear[0]) || l.height > size_t(MaxTexture2DLinear[1]) ||
@@ -278,7 +278,7 @@ musaError_t musaCreateTextureObject(musaTextureObject_t *pTexObject,
     slot.resource = *pResDesc;
     slot.texture = *pTexDesc;
     slot.record.magic = __MUSA_SIM_TEXTURE_MAGIC;
-    if (musaError_t e = describeResource(*pResDesc, false, slot))
+    if (musaError_t e = describeResource(*pResDesc, slot))
       return e;
     if (musaError_t e = describeSampling(*pTexDesc, slot))
       return e;
@@ -339,7 +339,7 @@ musaError_t musaCreateSurfaceObject(musaSurfaceObject_t *pSurfObject,
     slot.surface = true;
     slot.resource = *pResDesc;
     slot.record.magic = __MUSA_SIM_SURFACE_MAGIC;
-    if (musaError_t e = describeResource(*pResDesc, true, slot))
+    if (musaError_t e = describeResource(*pResDesc, slot))
       return e;
     *pSurfObject = SlotTable::get().add(slot);
     return musaSuccess;
