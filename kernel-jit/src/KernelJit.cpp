@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -29,6 +30,8 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <cstdio>
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -292,7 +295,46 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   if (Error err = jit_->addObjectFile(*dylib, std::move(buffer)))
     return {llvm::toString(std::move(err))};
   out.dylib = &*dylib;
+  if (const char *map = std::getenv("MUSA_SIM_PERF_MAP"); map && *map && *map != '0')
+    writePerfMap(object, *dylib);
   return {};
+}
+
+void KernelJit::writePerfMap(std::string_view object, orc::JITDylib &dylib) {
+  auto file = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
+  if (!file) {
+    consumeError(file.takeError());
+    return;
+  }
+  std::string lines;
+  for (const object::SymbolRef &symbol : (*file)->symbols()) {
+    auto type = symbol.getType();
+    auto name = symbol.getName();
+    if (!type || !name || *type != object::SymbolRef::ST_Function) {
+      if (!type)
+        consumeError(type.takeError());
+      if (!name)
+        consumeError(name.takeError());
+      continue;
+    }
+    uint64_t size = object::ELFSymbolRef(symbol).getSize();
+    auto address = jit_->lookup(dylib, *name); // local symbols are not found: skipped
+    if (!address || !size) {
+      if (!address)
+        consumeError(address.takeError());
+      continue;
+    }
+    char line[64];
+    std::snprintf(line, sizeof line, "%" PRIx64 " %" PRIx64 " ", address->getValue(), size);
+    lines += line + name->str() + "\n";
+  }
+  // perf reads /tmp/perf-PID.map to name addresses in JIT'd code (`perf report`).
+  std::string path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+  if (FILE *out = std::fopen(path.c_str(), "a")) {
+    std::fputs(lines.c_str(), out);
+    std::fclose(out);
+  }
 }
 
 JitResult KernelJit::lookupSymbol(const JitModule &module, std::string_view name,

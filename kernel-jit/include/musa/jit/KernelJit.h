@@ -55,6 +55,8 @@ public:
 private:
   KernelJit();
   std::string cacheKey(std::string_view bitcode) const;
+  /// MUSA_SIM_PERF_MAP: names the loaded object's functions in /tmp/perf-PID.map for `perf`.
+  void writePerfMap(std::string_view object, llvm::orc::JITDylib &dylib);
 
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::mutex mutex_;

@@ -165,7 +165,10 @@ public:
   bool sampleBlock(uint64_t linearBlock) const;
   /// The first block at or after `linearBlock` that is sampled.
   uint64_t nextSampled(uint64_t linearBlock) const {
-    return (linearBlock + sampleStride_ - 1) / sampleStride_ * sampleStride_;
+    uint64_t k = linearBlock <= sampleOffset_
+                     ? 0
+                     : (linearBlock - sampleOffset_ + sampleStride_ - 1) / sampleStride_;
+    return k < samples_ ? sampleOffset_ + k * sampleStride_ : ~uint64_t(0);
   }
   /// The calling worker's running totals over the launch's blocks that are not sampled (one
   /// per worker thread, so blocks add to them without a lock); flushWorkers() merges them
@@ -189,7 +192,7 @@ private:
   uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
   std::atomic<bool> published_{false};
-  uint64_t sampleStride_ = 1;
+  uint64_t samples_ = 1, sampleStride_ = 1, sampleOffset_ = 0; // blocks offset + k * stride
   std::mutex mutex_;
   std::unordered_set<uintptr_t> atomicAddresses_;
   std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
@@ -255,6 +258,8 @@ private:
   /// not fight over one bitmap word per block). The union's sectors are exactly those of the
   /// ranges it stands for.
   void addFootprint(SiteStats &site, uint64_t lo, uint64_t size, bool write);
+  /// Marks a site's pending run in the footprint and its lowest and highest address.
+  void markPending(SiteStats &site, bool write);
   void countDivergence();
   void measureReuse();
   const uint32_t *table_ = nullptr;
