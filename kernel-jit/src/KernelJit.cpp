@@ -156,6 +156,9 @@ const Builtin Builtins[] = {
     {sim::abi::FreeFn, reinterpret_cast<void *>(&__musa_sim_free)},
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},
     {sim::abi::GlobalTimerFn, reinterpret_cast<void *>(&__musa_sim_globaltimer)},
+    {sim::abi::SmIdFn, reinterpret_cast<void *>(&__musa_sim_smid)},
+    {sim::abi::SmCountFn, reinterpret_cast<void *>(&__musa_sim_nsmid)},
+    {sim::abi::IsLocalFn, reinterpret_cast<void *>(&__musa_sim_is_local)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
     {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
 };

@@ -165,6 +165,54 @@ bool lowerCall(CallInst &call, Value *ctx) {
     call.eraseFromParent();
     return true;
   }
+  if (name == "llvm.nvvm.read.ptx.sreg.smid" || name == "llvm.nvvm.read.ptx.sreg.nsmid") {
+    bool count = name.ends_with("nsmid");
+    Value *id = b.CreateCall(
+        builtin(M, count ? sim::abi::SmCountFn : sim::abi::SmIdFn, b.getInt32Ty(), {ptrTy}),
+        {ctx});
+    call.replaceAllUsesWith(b.CreateZExtOrTrunc(id, call.getType()));
+    call.eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("llvm.nvvm.isspacep.")) {
+    // __isShared/__isLocal/__isGlobal/__isConstant. Shared: inside this block's shared
+    // allocation; local: the thread's own stack; constant: a __constant__ variable of this
+    // module (their address space is gone by now: RetargetToHost tags them
+    // "musa.constant"); global: none of those.
+    Value *p = b.CreatePtrToInt(call.getArgOperand(0), b.getInt64Ty());
+    auto field = [&](unsigned offset, Type *T) {
+      return b.CreateLoad(T, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset));
+    };
+    Value *shared = b.CreateICmpULT(
+        b.CreateSub(p, b.CreatePtrToInt(field(sim::abi::SharedOffset, ptrTy), b.getInt64Ty())),
+        field(sim::abi::SharedLimitOffset, b.getInt64Ty()));
+    auto local = [&] {
+      return b.CreateICmpNE(
+          b.CreateCall(builtin(M, sim::abi::IsLocalFn, b.getInt32Ty(), {ptrTy, ptrTy}),
+                       {call.getArgOperand(0), ctx}),
+          b.getInt32(0));
+    };
+    auto constant = [&]() -> Value * {
+      Value *in = b.getFalse();
+      for (GlobalVariable &g : M.globals()) {
+        if (!g.hasMetadata("musa.constant") || g.isDeclaration())
+          continue;
+        uint64_t size = M.getDataLayout().getTypeAllocSize(g.getValueType());
+        Value *offset = b.CreateSub(p, b.CreatePtrToInt(&g, b.getInt64Ty()));
+        in = b.CreateOr(in, b.CreateICmpULT(offset, b.getInt64(size)));
+      }
+      return in;
+    };
+    StringRef space = name.substr(name.rfind('.') + 1);
+    Value *result = space == "shared"  ? shared
+                    : space == "local" ? local()
+                    : space == "const" ? constant()
+                                       : b.CreateNot(b.CreateOr(b.CreateOr(shared, local()),
+                                                                constant()));
+    call.replaceAllUsesWith(b.CreateZExtOrTrunc(result, call.getType()));
+    call.eraseFromParent();
+    return true;
+  }
   if (StringRef target = name; target.consume_back(".header") &&
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||

@@ -3,7 +3,8 @@
 // cannot assemble: without this pass such a kernel aborted the process).
 //
 // Recognised, one instruction per asm statement (whitespace and a trailing ';' ignored):
-//   mov.u32/u64 $0, %laneid | %warpid | %clock | %clock64 | %globaltimer | %tid.x ... |
+//   mov.u32/u64 $0, %laneid | %warpid | %smid | %nsmid | %clock | %clock64 | %globaltimer |
+//                   %tid.x ... |
 //                   %lanemask_eq | _lt | _le | _gt | _ge          the special register
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
@@ -47,7 +48,7 @@ std::string specialRegisterIntrinsic(StringRef reg) {
   static const char *const direct[] = {"laneid", "warpid", "clock", "clock64", "globaltimer",
                                        "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y",
                                        "ntid.z", "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x",
-                                       "nctaid.y", "nctaid.z"};
+                                       "nctaid.y", "nctaid.z", "smid", "nsmid"};
   for (const char *name : direct)
     if (reg == name)
       return std::string("llvm.nvvm.read.ptx.sreg.") + name;

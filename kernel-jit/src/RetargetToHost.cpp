@@ -64,6 +64,8 @@ PreservedAnalyses RetargetToHostPass::run(Module &M, ModuleAnalysisManager &) {
   // for the symbol API (musaMemcpyToSymbol, musaGetSymbolAddress), even file-static ones.
   for (GlobalVariable &G : M.globals()) {
     unsigned as = G.getAddressSpace();
+    if (as == 4 && !G.isDeclaration()) // __isConstant() (LowerDeviceCalls) still knows them
+      G.setMetadata("musa.constant", MDNode::get(M.getContext(), {}));
     if ((as == 1 || as == 4) && G.hasName() && !G.isDeclaration() && G.hasLocalLinkage() &&
         !G.getName().starts_with(".")) {
       G.setLinkage(GlobalValue::ExternalLinkage);

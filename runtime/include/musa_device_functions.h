@@ -465,6 +465,59 @@ __MUSA_DEV unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsig
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)(v >> (s > 32 ? 32 : s));
 }
+/* __fns: the position of the |offset|-th set bit of `mask` counting from bit `base` upward
+   (offset > 0) or downward (offset < 0); offset 0 asks whether bit `base` itself is set.
+   0xffffffff when there is none (PTX fns.b32). */
+__MUSA_DEV unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
+  if (base > 31)
+    return 0xffffffffu;
+  if (offset == 0)
+    return (mask >> base) & 1u ? base : 0xffffffffu;
+  int step = offset > 0 ? 1 : -1, left = offset > 0 ? offset : -offset;
+  for (int pos = (int)base; pos >= 0 && pos < 32; pos += step)
+    if (((mask >> pos) & 1u) && --left == 0)
+      return (unsigned int)pos;
+  return 0xffffffffu;
+}
+/* Four-way byte and two-way half-word dot products with a 32-bit accumulate (dp4a, dp2a). */
+__MUSA_DEV int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 4; ++i)
+    c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+  return c;
+}
+__MUSA_DEV unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int i = 0; i < 4; ++i)
+    c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+  return c;
+}
+__MUSA_DEV int __dp4a(char4 a, char4 b, int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+__MUSA_DEV unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+/* dp2a: a's two 16-bit halves times two bytes of b, the low (bytes 0-1) or high (2-3) pair. */
+#define __MUSA_DP2A(name, T, H, B, shift)                                                         \
+  __MUSA_DEV T name(T a, T b, T c) {                                                              \
+    return c + (T)((int)(H)(a) * (int)(B)(b >> (shift))) +                                       \
+           (T)((int)(H)(a >> 16) * (int)(B)(b >> ((shift) + 8)));                                 \
+  }
+__MUSA_DP2A(__dp2a_lo, int, short, signed char, 0)
+__MUSA_DP2A(__dp2a_hi, int, short, signed char, 16)
+__MUSA_DP2A(__dp2a_lo, unsigned int, unsigned short, unsigned char, 0)
+__MUSA_DP2A(__dp2a_hi, unsigned int, unsigned short, unsigned char, 16)
+#undef __MUSA_DP2A
+__MUSA_DEV int __dp2a_lo(short2 a, char4 b, int c) { return c + a.x * b.x + a.y * b.y; }
+__MUSA_DEV int __dp2a_hi(short2 a, char4 b, int c) { return c + a.x * b.z + a.y * b.w; }
+__MUSA_DEV unsigned int __dp2a_lo(ushort2 a, uchar4 b, unsigned int c) { return c + a.x * b.x + a.y * b.y; }
+__MUSA_DEV unsigned int __dp2a_hi(ushort2 a, uchar4 b, unsigned int c) { return c + a.x * b.z + a.y * b.w; }
+/* Which memory a generic pointer points into, and conversions to and from the shared window. */
+__MUSA_DEV unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_global(p); }
+__MUSA_DEV unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
+__MUSA_DEV unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
+__MUSA_DEV unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+/* A profiler trigger: counted by a hardware profiler, nothing to do here. */
+__MUSA_DEV void __prof_trigger(int) {}
 __MUSA_DEV unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 __MUSA_DEV long long llmin(long long a, long long b) { return a < b ? a : b; }
 __MUSA_DEV unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }

@@ -115,6 +115,7 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   config.warpSize = device.profile().warpSize;
   config.priority = priority;
   config.clockRateKHz = uint32_t(device.profile().clockRateKHz);
+  config.multiprocessors = uint32_t(std::max(1, device.profile().multiProcessorCount));
   config.cooperative = cooperative;
   config.heap = &device.heap;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {

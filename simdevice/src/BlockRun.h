@@ -40,6 +40,10 @@ std::string dims(const uint32_t v[3]);
 /// to a deadlock, which it records in the run's outcome. Faults in device code unwind past it.
 void runRegionBlock(void *arg);
 
+/// __isLocal() in region mode: whether `p` lies in the block's thread frames (what its threads
+/// keep across barriers lives there, not on the host stack).
+bool regionFrameHolds(const ThreadContext *ctx, const void *p);
+
 /// __activemask() in region mode: the caller's 32-lane quarter's lanes that have not exited.
 uint32_t regionActiveMask(ThreadContext *ctx);
 

@@ -1,7 +1,13 @@
-// Device-side aborts: __trap() and a failing assert() end the running block with a fault.
+// Device builtins: __trap() and a failing assert() end the running block with a fault; the
+// device clocks, __nanosleep, %smid/%nsmid and the local-memory test of __isLocal.
+#include "BlockRun.h"
+
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/BlockExecutor.h"
+#include "musa/sim/FiberStackPool.h"
 #include "musa/sim/KernelAbi.h"
+
+#include <pthread.h>
 
 #include <chrono>
 #include <cstdio>
@@ -60,6 +66,39 @@ extern "C" uint64_t __musa_sim_clock64(ThreadContext *c) {
   // cycles = ns * kHz / 1e6, in two steps so large uptimes do not overflow.
   uint64_t ns = hostNanoseconds(), khz = musa::sim::launchOf(c).clockRateKHz;
   return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
+}
+
+extern "C" uint32_t __musa_sim_smid(ThreadContext *c) {
+  const musa::sim::GridLaunch &launch = musa::sim::launchOf(c);
+  uint64_t linear = c->ctaid[0] + uint64_t(c->nctaid[0]) * (c->ctaid[1] + uint64_t(c->nctaid[1]) * c->ctaid[2]);
+  return uint32_t(linear % launch.multiprocessors);
+}
+
+extern "C" uint32_t __musa_sim_nsmid(ThreadContext *c) {
+  return musa::sim::launchOf(c).multiprocessors;
+}
+
+extern "C" uint32_t __musa_sim_is_local(const void *p, ThreadContext *c) {
+  // A GPU thread's local memory is its host stack (the fiber's, or the worker's in loop
+  // mode) and, in region mode, the block's thread frames: `p` is local if it lies there,
+  // between this frame and the top of the stack this call runs on.
+  if (musa::sim::regionFrameHolds(c, p))
+    return 1;
+  char here;
+  uintptr_t a = uintptr_t(p), sp = uintptr_t(&here);
+  if (const auto *fiber = musa::sim::FiberStackPool::forThisThread().stackHolding(&here))
+    return a >= sp && a < uintptr_t(fiber->top());
+  thread_local const char *top = [] {
+    pthread_attr_t attr;
+    void *base = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &base, &size);
+      pthread_attr_destroy(&attr);
+    }
+    return static_cast<const char *>(base) + size;
+  }();
+  return a >= sp && a < uintptr_t(top);
 }
 
 extern "C" void __musa_sim_nanosleep(uint32_t ns, ThreadContext *c) {

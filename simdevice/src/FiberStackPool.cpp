@@ -70,4 +70,12 @@ bool FiberStackPool::isGuardPage(const void *address) const {
   return false;
 }
 
+const FiberStackPool::Stack *FiberStackPool::stackHolding(const void *address) const {
+  auto a = static_cast<const char *>(address);
+  for (const Stack &s : stacks_)
+    if (a >= s.base + GuardSize && a < s.top())
+      return &s;
+  return nullptr;
+}
+
 } // namespace musa::sim

@@ -519,6 +519,14 @@ uint32_t completeUniformShuffle(ThreadContext *ctx, uint32_t *resume, uint32_t r
 
 } // namespace
 
+bool regionFrameHolds(const ThreadContext *ctx, const void *p) {
+  const auto *run = static_cast<const BlockRun *>(ctx->block);
+  if (!run || run->mode != ExecMode::Regions || !run->regions || !run->regions->frames)
+    return false;
+  uintptr_t offset = uintptr_t(p) - uintptr_t(run->regions->frames.get());
+  return offset < run->regions->frameCapacity;
+}
+
 uint32_t regionActiveMask(ThreadContext *ctx) {
   uint32_t t = 0;
   RegionState &s = stateOf(ctx, t);

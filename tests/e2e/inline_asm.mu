@@ -1,6 +1,6 @@
 // Inline PTX statements GPU programs commonly write (special registers, fences, the block
 // barrier, prefetch hints, compiler barriers) give what the hardware gives; a statement the
-// simulator does not implement (%smid) makes that kernel fail with a message naming it,
+// simulator does not implement (bfind) makes that kernel fail with a message naming it,
 // instead of ending the process.
 #include "check.h"
 
@@ -38,10 +38,10 @@ __global__ void barrier(int *out) {
   out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
 }
 
-__global__ void smid(unsigned *out) {
-  unsigned id;
-  asm("mov.u32 %0, %%smid;" : "=r"(id));
-  *out = id;
+__global__ void findBit(unsigned *out) {
+  unsigned bit;
+  asm("bfind.u32 %0, %1;" : "=r"(bit) : "r"(*out));
+  *out = bit;
 }
 
 int main() {
@@ -70,10 +70,10 @@ int main() {
     CHECK(o[7] == 1, "thread %d: clock64 or tid.x", t);
     CHECK(hi[t] == (t + 1) % threads, "thread %d: bar.sync gave %d", t, hi[t]);
   }
-  // %smid is not implemented: the kernel prints which statement and fails (the device's
+  // bfind is not implemented: the kernel prints which statement and fails (the device's
   // sticky error, as a trap is), after the other kernels of the module ran.
-  smid<<<1, 1>>>(out);
+  findBit<<<1, 1>>>(out);
   musaError_t e = musaDeviceSynchronize();
-  CHECK(e == musaErrorLaunchFailure, "a kernel reading %%smid gave %s", musaGetErrorName(e));
+  CHECK(e == musaErrorLaunchFailure, "a kernel running bfind gave %s", musaGetErrorName(e));
   return finish("inline_asm");
 }

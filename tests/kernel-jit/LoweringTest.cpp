@@ -151,16 +151,16 @@ TEST(Lowering, UnsupportedIntrinsicIsNamed) {
   auto M = parse(C, R"IR(
 target triple = "nvptx64-nvidia-cuda"
 define void @k(ptr %p) {
-  %v = call i32 @llvm.nvvm.read.ptx.sreg.smid()
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.pm0()
   store i32 %v, ptr %p
   ret void
 }
-declare i32 @llvm.nvvm.read.ptx.sreg.smid()
+declare i32 @llvm.nvvm.read.ptx.sreg.pm0()
 !nvvm.annotations = !{!0}
 !0 = !{ptr @k, !"kernel", i32 1}
 )IR");
   std::string error = lowerDeviceModule(*M, HostTriple, HostLayout);
-  EXPECT_NE(error.find("llvm.nvvm.read.ptx.sreg.smid"), std::string::npos) << error;
+  EXPECT_NE(error.find("llvm.nvvm.read.ptx.sreg.pm0"), std::string::npos) << error;
 }
 
 namespace {

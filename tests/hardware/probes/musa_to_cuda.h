@@ -9,6 +9,7 @@
 #define musaGetErrorName cudaGetErrorName
 #define musaGetLastError cudaGetLastError
 #define musaMalloc cudaMalloc
+#define musaMallocManaged cudaMallocManaged
 #define musaFree cudaFree
 #define musaMemcpy cudaMemcpy
 #define musaMallocPitch cudaMallocPitch

@@ -5,13 +5,15 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: @[[MSG:[0-9]+]] = {{.*}}c"musa-sim: inline PTX the simulator does not implement: asm(\22mov.u32 $0, %%smid\22)\0A\00"
+; CHECK: @[[MSG:[0-9]+]] = {{.*}}c"musa-sim: inline PTX the simulator does not implement: asm(\22bfind.u32 $0, $1\22)\0A\00"
 ; CHECK-LABEL: define void @k(
 ; CHECK-NOT: asm
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.warpid()
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
 ; CHECK: call i64 @llvm.nvvm.read.ptx.sreg.clock64()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.smid()
+; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.nsmid()
 ; CHECK: fence seq_cst
 ; CHECK: fence syncscope("singlethread") seq_cst
 ; CHECK: call void @llvm.nvvm.barrier0()
@@ -28,12 +30,16 @@ define void @k(ptr %out) {
   store i32 %mask, ptr %out
   %t = call i64 asm sideeffect "mov.u64 $0, %clock64;", "=l"()
   store i64 %t, ptr %out
+  %smid = call i32 asm sideeffect "mov.u32 $0, %smid;", "=r"()
+  store i32 %smid, ptr %out
+  %nsmid = call i32 asm "mov.u32 $0, %nsmid;", "=r"()
+  store i32 %nsmid, ptr %out
   call void asm sideeffect "membar.gl;", "~{memory}"()
   call void asm sideeffect "", "~{memory}"()
   call void asm sideeffect "bar.sync 0;", ""()
   call void asm sideeffect "prefetch.global.L2 [$0];", "l"(ptr %out)
-  %sm = call i32 asm "mov.u32 $0, %smid;", "=r"()
-  store i32 %sm, ptr %out
+  %bits = call i32 asm "bfind.u32 $0, $1;", "=r,r"(i32 %lane)
+  store i32 %bits, ptr %out
   ret void
 }
 

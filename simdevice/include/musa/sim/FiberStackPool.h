@@ -31,6 +31,8 @@ public:
   const Stack &operator[](size_t i) const { return stacks_[i]; }
   /// True if `address` lies in one of this pool's guard pages.
   bool isGuardPage(const void *address) const;
+  /// The stack whose usable bytes hold `address`, or null.
+  const Stack *stackHolding(const void *address) const;
 
 private:
   std::vector<Stack> stacks_;

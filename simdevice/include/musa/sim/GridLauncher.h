@@ -69,6 +69,8 @@ struct GridLaunch {
   int priority = 0;
   /// The device clock, for clock()/clock64() in kernels.
   uint32_t clockRateKHz = 1000000;
+  /// The device's multiprocessors, for %smid/%nsmid (blocks are dealt to them in turn).
+  uint32_t multiprocessors = 1;
   /// Timing model: collects this launch's counters (null: not measured). clock64() starts
   /// at `startCycle` and advances `cyclesPerInstruction` per executed instruction.
   KernelCounters *counters = nullptr;

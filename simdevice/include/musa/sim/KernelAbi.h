@@ -140,6 +140,10 @@ inline constexpr const char *FreeFn = "__musa_sim_free";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
+/// %smid and %nsmid; whether a generic pointer is in the calling thread's local memory.
+inline constexpr const char *SmIdFn = "__musa_sim_smid";
+inline constexpr const char *SmCountFn = "__musa_sim_nsmid";
+inline constexpr const char *IsLocalFn = "__musa_sim_is_local";
 /// A thread's entry in the region loop's `resume` array: the region it enters next (0 the
 /// kernel's start, j the code after park point j), with RegionParked set while the point has
 /// not released it; RegionExited once it returned.
@@ -254,6 +258,12 @@ uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_clock64(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
+/// %smid: the multiprocessor the block runs on (blocks dealt to them in turn, by linear
+/// index); %nsmid: the device's multiprocessors.
+uint32_t __musa_sim_smid(musa::sim::ThreadContext *ctx);
+uint32_t __musa_sim_nsmid(musa::sim::ThreadContext *ctx);
+/// __isLocal(p): whether `p` is in the calling thread's stack (its local memory).
+uint32_t __musa_sim_is_local(const void *p, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 /// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
