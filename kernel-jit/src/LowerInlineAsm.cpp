@@ -9,6 +9,9 @@
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
 //   prefetch.* / prefetchu.* [$0]                                  nothing (a hint)
+//   ld.<qualifiers>.<type> $0, [$k(+offset)]                       a load of that width
+//   st.<qualifiers>.<type> [$k(+offset)], $m                       a store (.volatile kept,
+//                                                   .relaxed/.acquire/.release as orderings)
 //   an empty statement ("" with or without clobbers)               a compiler barrier
 // Anything else prints its text and traps when a thread reaches it (musaErrorLaunchFailure
 // for that launch; the module's other kernels are unaffected).
@@ -59,6 +62,105 @@ std::string specialRegisterIntrinsic(StringRef reg) {
   return {};
 }
 
+/// The call argument PTX operand `$k` names (outputs come first), or null.
+Value *operand(CallInst &call, StringRef text) {
+  unsigned k = 0;
+  if (!text.consume_front("$") || text.getAsInteger(10, k))
+    return nullptr;
+  unsigned outputs = call.getType()->isVoidTy() ? 0 : 1;
+  return k >= outputs && k - outputs < call.arg_size() ? call.getArgOperand(k - outputs) : nullptr;
+}
+
+/// ld.* / st.* with one scalar operand and an address `[$k]` or `[$k+offset]`: the load or
+/// store it makes (state space and cache qualifiers are hints here; .volatile stays volatile,
+/// .relaxed/.acquire/.release become atomic orderings).
+bool lowerLoadStore(CallInst &call, StringRef t) {
+  bool load = t.consume_front("ld.");
+  if (!load && !t.consume_front("st."))
+    return false;
+  auto [opcode, operands] = t.split(' ');
+  SmallVector<StringRef, 6> parts;
+  opcode.split(parts, '.');
+  bool isVolatile = false;
+  AtomicOrdering ordering = AtomicOrdering::NotAtomic;
+  unsigned bits = 0;
+  bool isSigned = false, isFloat = false;
+  for (StringRef q : parts) {
+    if (q == "volatile")
+      isVolatile = true;
+    else if (q == "relaxed")
+      ordering = AtomicOrdering::Monotonic;
+    else if (q == "acquire" || q == "release")
+      ordering = load ? AtomicOrdering::Acquire : AtomicOrdering::Release;
+    else if (q.size() >= 2 && StringRef("usbf").contains(q[0]) && !q.drop_front().getAsInteger(10, bits))
+      isSigned = q[0] == 's', isFloat = q[0] == 'f';
+    else if (q.starts_with("v") && q.size() <= 2) // vector forms: not handled here
+      return false;
+  }
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return false;
+  // "$0, [$1+8]" (load) or "[$0], $1" (store).
+  auto [first, second] = operands.split(',');
+  StringRef address = (load ? second : first).trim(), valueText = (load ? first : second).trim();
+  if (!address.consume_front("[") || !address.consume_back("]"))
+    return false;
+  auto [base, offsetText] = address.split('+');
+  int64_t offset = 0;
+  if (!offsetText.trim().empty() && offsetText.trim().getAsInteger(0, offset))
+    return false;
+  Value *pointer = operand(call, base.trim());
+  if (!pointer || (load && valueText != "$0"))
+    return false;
+  IRBuilder<> b(&call);
+  if (pointer->getType()->isIntegerTy())
+    pointer = b.CreateIntToPtr(pointer, b.getPtrTy());
+  else if (!pointer->getType()->isPointerTy())
+    return false;
+  pointer = b.CreateConstGEP1_64(b.getInt8Ty(), pointer, offset);
+  Type *memType = isFloat ? (bits == 64 ? b.getDoubleTy() : bits == 32 ? b.getFloatTy() : nullptr)
+                          : b.getIntNTy(bits);
+  if (!memType)
+    return false;
+  Align align(bits / 8);
+  if (load) {
+    Type *resultType = call.getType();
+    if (!resultType->isIntegerTy() && !resultType->isFloatingPointTy())
+      return false;
+    LoadInst *value = b.CreateAlignedLoad(memType, pointer, align, isVolatile);
+    if (ordering != AtomicOrdering::NotAtomic)
+      value->setAtomic(ordering);
+    Value *result = value;
+    if (resultType != memType) {
+      if (isFloat || resultType->isFloatingPointTy()) {
+        if (resultType->getPrimitiveSizeInBits() != memType->getPrimitiveSizeInBits())
+          return false;
+        result = b.CreateBitCast(value, resultType);
+      } else {
+        result = b.CreateIntCast(value, resultType, isSigned);
+      }
+    }
+    call.replaceAllUsesWith(result);
+  } else {
+    Value *value = operand(call, valueText);
+    if (!value || !call.getType()->isVoidTy())
+      return false;
+    if (value->getType()->isFloatingPointTy() || isFloat) {
+      if (value->getType()->getPrimitiveSizeInBits() != bits)
+        return false;
+      value = b.CreateBitCast(value, memType);
+    } else if (value->getType()->isIntegerTy()) {
+      value = b.CreateIntCast(value, memType, false);
+    } else {
+      return false;
+    }
+    StoreInst *store = b.CreateAlignedStore(value, pointer, align, isVolatile);
+    if (ordering != AtomicOrdering::NotAtomic)
+      store->setAtomic(ordering);
+  }
+  call.eraseFromParent();
+  return true;
+}
+
 /// Replaces `call` (an inline asm statement) with what it does; false if not recognised.
 bool lower(CallInst &call, const std::string &text) {
   IRBuilder<> b(&call);
@@ -82,6 +184,8 @@ bool lower(CallInst &call, const std::string &text) {
     call.eraseFromParent();
     return true;
   }
+  if (lowerLoadStore(call, t))
+    return true;
   if ((t.starts_with("prefetch.") || t.starts_with("prefetchu.")) && call.getType()->isVoidTy()) {
     call.eraseFromParent();
     return true;

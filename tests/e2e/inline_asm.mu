@@ -38,6 +38,27 @@ __global__ void barrier(int *out) {
   out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
 }
 
+// The pointer chase of latency microbenchmarks, through ld.global.cg / ld.volatile / st.wb
+// with register offsets and floats; returns where the chase ended and the sum it read.
+__global__ void chase(const unsigned *next, unsigned steps, unsigned *end, float *sum) {
+  __shared__ float s[32];
+  unsigned j = 0;
+  for (unsigned k = 0; k < steps; ++k)
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(j) : "l"(next + j));
+  float f = float(j);
+  asm volatile("st.shared.f32 [%0+4], %1;" ::"l"(s), "f"(f) : "memory");
+  float back;
+  asm volatile("ld.volatile.shared.f32 %0, [%1 + 4];" : "=f"(back) : "l"(s));
+  unsigned long long wide = 0;
+  asm volatile("ld.global.nc.u64 %0, [%1+8];" : "=l"(wide) : "l"(next));
+  unsigned short half;
+  asm volatile("ld.global.u16 %0, [%1];" : "=h"(half) : "l"(next + 1));
+  asm volatile("st.global.wb.u32 [%0], %1;" ::"l"(end), "r"(j) : "memory");
+  asm volatile("st.relaxed.gpu.global.u32 [%0+4], %1;" ::"l"(end), "r"(unsigned(wide >> 32)) : "memory");
+  end[2] = half;
+  *sum = back;
+}
+
 __global__ void findBit(unsigned *out) {
   unsigned bit;
   asm("bfind.u32 %0, %1;" : "=r"(bit) : "r"(*out));
@@ -70,6 +91,27 @@ int main() {
     CHECK(o[7] == 1, "thread %d: clock64 or tid.x", t);
     CHECK(hi[t] == (t + 1) % threads, "thread %d: bar.sync gave %d", t, hi[t]);
   }
+  // A chase over a permutation: next[i] = (i * 5 + 3) % 64.
+  unsigned hn[64], *next, *end;
+  for (int i = 0; i < 64; ++i)
+    hn[i] = (i * 5 + 3) % 64;
+  float *sum;
+  CHECK_MUSA(musaMalloc(&next, sizeof hn));
+  CHECK_MUSA(musaMalloc(&end, 3 * sizeof(unsigned)));
+  CHECK_MUSA(musaMalloc(&sum, sizeof(float)));
+  CHECK_MUSA(musaMemcpy(next, hn, sizeof hn, musaMemcpyHostToDevice));
+  chase<<<1, 1>>>(next, 10, end, sum);
+  unsigned he[3];
+  float hs = 0;
+  CHECK_MUSA(musaMemcpy(he, end, sizeof he, musaMemcpyDeviceToHost));
+  CHECK_MUSA(musaMemcpy(&hs, sum, sizeof hs, musaMemcpyDeviceToHost));
+  unsigned want = 0;
+  for (int k = 0; k < 10; ++k)
+    want = hn[want];
+  CHECK(he[0] == want && hs == float(want), "ld.global.cg chase ended at %u (%g), want %u", he[0],
+        hs, want);
+  CHECK(he[1] == hn[3] && he[2] == hn[1], "ld.global.nc.u64 / ld.u16 gave %u %u", he[1], he[2]);
+
   // bfind is not implemented: the kernel prints which statement and fails (the device's
   // sticky error, as a trap is), after the other kernels of the module ran.
   findBit<<<1, 1>>>(out);

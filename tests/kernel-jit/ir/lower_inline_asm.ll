@@ -17,6 +17,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: fence seq_cst
 ; CHECK: fence syncscope("singlethread") seq_cst
 ; CHECK: call void @llvm.nvvm.barrier0()
+; CHECK: [[A:%.*]] = getelementptr i8, ptr %out, i64 8
+; CHECK-NEXT: load volatile i32, ptr [[A]], align 4
+; CHECK: store atomic i64 {{.*}} release, align 8
+; CHECK: load float, ptr
 ; CHECK: call i32 @vprintf(ptr @[[MSG]], ptr null)
 ; CHECK-NEXT: call void @llvm.trap()
 ; CHECK-NEXT: store i32 poison
@@ -38,6 +42,12 @@ define void @k(ptr %out) {
   call void asm sideeffect "", "~{memory}"()
   call void asm sideeffect "bar.sync 0;", ""()
   call void asm sideeffect "prefetch.global.L2 [$0];", "l"(ptr %out)
+  %v = call i32 asm sideeffect "ld.volatile.global.cg.u32 $0, [$1+8];", "=r,l"(ptr %out)
+  store i32 %v, ptr %out
+  %w = zext i32 %v to i64
+  call void asm sideeffect "st.release.gpu.global.b64 [$0], $1;", "l,l"(ptr %out, i64 %w)
+  %f = call float asm "ld.shared.f32 $0, [$1];", "=f,l"(ptr %out)
+  store float %f, ptr %out
   %bits = call i32 asm "bfind.u32 $0, $1;", "=r,r"(i32 %lane)
   store i32 %bits, ptr %out
   ret void
