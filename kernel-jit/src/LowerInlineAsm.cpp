@@ -12,6 +12,7 @@
 //   ld.<qualifiers>.<type> $0, [$k(+offset)]                       a load of that width
 //   st.<qualifiers>.<type> [$k(+offset)], $m                       a store (.volatile kept,
 //                                                   .relaxed/.acquire/.release as orderings)
+//   one-instruction integer and float arithmetic (lowerArithmetic)  the operation
 //   an empty statement ("" with or without clobbers)               a compiler barrier
 // Anything else prints its text and traps when a thread reaches it (musaErrorLaunchFailure
 // for that launch; the module's other kernels are unaffected).
@@ -161,6 +162,236 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
   return true;
 }
 
+/// An operand of an arithmetic statement as a value of `type`: `$k` (converted by width) or
+/// a literal (decimal, 0x hex, or PTX's 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX float bits).
+Value *arithmeticOperand(IRBuilder<> &b, CallInst &call, StringRef text, Type *type) {
+  unsigned bits = type->getPrimitiveSizeInBits();
+  if (text.starts_with("$")) {
+    Value *v = operand(call, text);
+    if (!v)
+      return nullptr;
+    Type *from = v->getType();
+    if (from == type)
+      return v;
+    if (from->isIntegerTy() && type->isIntegerTy())
+      return b.CreateZExtOrTrunc(v, type);
+    if (from->getPrimitiveSizeInBits() == bits && (from->isIntegerTy() || from->isFloatingPointTy()))
+      return b.CreateBitCast(v, type);
+    return nullptr;
+  }
+  uint64_t raw = 0;
+  bool negative = text.consume_front("-");
+  if ((text.consume_front("0f") || text.consume_front("0F") || text.consume_front("0d") ||
+       text.consume_front("0D"))) {
+    if (text.getAsInteger(16, raw))
+      return nullptr;
+    Value *v = b.CreateBitCast(b.getIntN(bits, raw), type);
+    return negative ? b.CreateFNeg(v) : v;
+  }
+  if (text.getAsInteger(0, raw))
+    return nullptr;
+  if (type->isFloatingPointTy())
+    return ConstantFP::get(type, negative ? -double(raw) : double(raw));
+  return b.getIntN(bits, negative ? uint64_t(0) - raw : raw);
+}
+
+/// One-instruction ALU statements (`op.qualifiers.type $0, a, b, ...`): integer add, sub,
+/// mul/mad (.lo/.hi/.wide), min, max, and, or, xor, not, neg, abs, shl, shr, div, rem, popc,
+/// clz, brev, bfind, bfe, bfi, lop3, shf, mov; float add, sub, mul, div, fma/mad, neg, abs,
+/// min, max, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh (round-to-nearest or .approx forms).
+bool lowerArithmetic(CallInst &call, StringRef t) {
+  auto [opcode, operandText] = t.split(' ');
+  SmallVector<StringRef, 6> parts, ops;
+  opcode.split(parts, '.');
+  operandText.split(ops, ',');
+  for (StringRef &o : ops)
+    o = o.trim();
+  if (parts.size() < 2 || ops.empty() || ops[0] != "$0" || call.getType()->isVoidTy())
+    return false;
+  StringRef op = parts.front(), type = parts.back();
+  bool isFloat = type.starts_with("f"), isSigned = type.starts_with("s");
+  unsigned bits = 0;
+  if (type.size() < 2 || !StringRef("usbf").contains(type[0]) ||
+      type.drop_front().getAsInteger(10, bits) || (bits != 16 && bits != 32 && bits != 64) ||
+      (isFloat && bits == 16))
+    return false;
+  bool hi = false, wide = false, left = false, clamp = false;
+  for (StringRef q : ArrayRef<StringRef>(parts).slice(1, parts.size() - 2)) {
+    if (q == "hi")
+      hi = true;
+    else if (q == "wide")
+      wide = true;
+    else if (q == "l")
+      left = true;
+    else if (q == "clamp")
+      clamp = true;
+    else if (!(q == "lo" || q == "rn" || q == "approx" || q == "ftz" || q == "full" ||
+               q == "r" || q == "wrap" || q == "u32" || q == "s32"))
+      return false; // other rounding modes, .sat, .cc and the like: not these semantics
+  }
+  IRBuilder<> b(&call);
+  Type *T = isFloat ? (bits == 64 ? b.getDoubleTy() : b.getFloatTy()) : b.getIntNTy(bits);
+  // Inputs: shift and position operands of shl/shr/bfe/bfi/shf are 32-bit.
+  SmallVector<Value *, 4> in;
+  for (size_t k = 1; k < ops.size(); ++k) {
+    bool u32Operand = (op == "shl" || op == "shr") ? k == 2
+                      : op == "bfe"               ? k >= 2
+                      : op == "bfi"               ? k >= 3
+                      : op == "lop3"              ? k == 4
+                                                  : false;
+    Type *operandType = u32Operand                             ? b.getInt32Ty()
+                        : wide && op == "mad" && k == 3 && !isFloat ? b.getIntNTy(2 * bits)
+                                                                   : T;
+    Value *v = arithmeticOperand(b, call, ops[k], operandType);
+    if (!v)
+      return false;
+    in.push_back(v);
+  }
+  auto need = [&](size_t n) { return in.size() == n; };
+  Module &M = *call.getModule();
+  auto intrinsic = [&](Intrinsic::ID id, ArrayRef<Value *> args) -> Value * {
+    return b.CreateIntrinsic(id, {T}, args);
+  };
+  auto widen = [&](Value *v) {
+    return isSigned ? b.CreateSExt(v, b.getIntNTy(2 * bits)) : b.CreateZExt(v, b.getIntNTy(2 * bits));
+  };
+  auto highHalf = [&](Value *product) { return b.CreateTrunc(b.CreateLShr(product, bits), T); };
+  Value *r = nullptr;
+  if (isFloat) {
+    Value *one = ConstantFP::get(T, 1.0);
+    if (op == "add" && need(2)) r = b.CreateFAdd(in[0], in[1]);
+    else if (op == "sub" && need(2)) r = b.CreateFSub(in[0], in[1]);
+    else if (op == "mul" && need(2)) r = b.CreateFMul(in[0], in[1]);
+    else if (op == "div" && need(2)) r = b.CreateFDiv(in[0], in[1]);
+    else if ((op == "fma" || op == "mad") && need(3)) r = intrinsic(Intrinsic::fma, in);
+    else if (op == "neg" && need(1)) r = b.CreateFNeg(in[0]);
+    else if (op == "abs" && need(1)) r = intrinsic(Intrinsic::fabs, in);
+    else if (op == "min" && need(2)) r = intrinsic(Intrinsic::minnum, in);
+    else if (op == "max" && need(2)) r = intrinsic(Intrinsic::maxnum, in);
+    else if (op == "rcp" && need(1)) r = b.CreateFDiv(one, in[0]);
+    else if (op == "sqrt" && need(1)) r = intrinsic(Intrinsic::sqrt, in);
+    else if (op == "rsqrt" && need(1)) r = b.CreateFDiv(one, intrinsic(Intrinsic::sqrt, in));
+    else if (op == "ex2" && need(1)) r = intrinsic(Intrinsic::exp2, in);
+    else if (op == "lg2" && need(1)) r = intrinsic(Intrinsic::log2, in);
+    else if (op == "sin" && need(1)) r = intrinsic(Intrinsic::sin, in);
+    else if (op == "cos" && need(1)) r = intrinsic(Intrinsic::cos, in);
+    else if (op == "tanh" && need(1))
+      r = b.CreateCall(M.getOrInsertFunction(bits == 64 ? "tanh" : "tanhf", T, T), in);
+    else if (op == "mov" && need(1)) r = in[0];
+  } else if ((op == "mul" || op == "mad") && (hi || wide) && in.size() == (op == "mad" ? 3u : 2u)) {
+    Value *product = b.CreateMul(widen(in[0]), widen(in[1]));
+    if (wide) { // the result (and mad's addend) are twice the width
+      r = op == "mad" ? b.CreateAdd(product, in[2]) : product;
+    } else {
+      r = highHalf(product);
+      if (op == "mad")
+        r = b.CreateAdd(r, in[2]);
+    }
+  } else if (op == "add" && need(2)) r = b.CreateAdd(in[0], in[1]);
+  else if (op == "sub" && need(2)) r = b.CreateSub(in[0], in[1]);
+  else if (op == "mul" && need(2)) r = b.CreateMul(in[0], in[1]);
+  else if (op == "mad" && need(3)) r = b.CreateAdd(b.CreateMul(in[0], in[1]), in[2]);
+  else if (op == "min" && need(2)) r = intrinsic(isSigned ? Intrinsic::smin : Intrinsic::umin, in);
+  else if (op == "max" && need(2)) r = intrinsic(isSigned ? Intrinsic::smax : Intrinsic::umax, in);
+  else if (op == "and" && need(2)) r = b.CreateAnd(in[0], in[1]);
+  else if (op == "or" && need(2)) r = b.CreateOr(in[0], in[1]);
+  else if (op == "xor" && need(2)) r = b.CreateXor(in[0], in[1]);
+  else if (op == "not" && need(1)) r = b.CreateNot(in[0]);
+  else if (op == "neg" && need(1)) r = b.CreateNeg(in[0]);
+  else if (op == "abs" && need(1)) r = intrinsic(Intrinsic::abs, {in[0], b.getFalse()});
+  else if (op == "mov" && need(1)) r = in[0];
+  else if ((op == "shl" || op == "shr") && need(2)) {
+    // PTX clamps shift amounts past the width: shl/shr.u give 0, shr.s the sign.
+    Value *amount = b.CreateZExtOrTrunc(in[1], T);
+    Value *big = b.CreateICmpUGE(in[1], b.getInt32(bits));
+    Value *safe = b.CreateSelect(big, ConstantInt::get(T, bits - 1), amount);
+    if (op == "shl")
+      r = b.CreateSelect(big, ConstantInt::get(T, 0), b.CreateShl(in[0], safe));
+    else if (isSigned)
+      r = b.CreateAShr(in[0], safe);
+    else
+      r = b.CreateSelect(big, ConstantInt::get(T, 0), b.CreateLShr(in[0], safe));
+  } else if ((op == "div" || op == "rem") && need(2)) {
+    // Division by zero is undefined on the GPU too, but must not trap the host: give all ones.
+    Value *zero = b.CreateICmpEQ(in[1], ConstantInt::get(T, 0));
+    Value *divisor = b.CreateSelect(zero, ConstantInt::get(T, 1), in[1]);
+    Value *q = op == "div" ? (isSigned ? b.CreateSDiv(in[0], divisor) : b.CreateUDiv(in[0], divisor))
+                           : (isSigned ? b.CreateSRem(in[0], divisor) : b.CreateURem(in[0], divisor));
+    r = b.CreateSelect(zero, ConstantInt::get(T, ~uint64_t(0)), q);
+  } else if (op == "popc" && need(1)) r = intrinsic(Intrinsic::ctpop, in);
+  else if (op == "clz" && need(1)) r = intrinsic(Intrinsic::ctlz, {in[0], b.getFalse()});
+  else if (op == "brev" && need(1)) r = intrinsic(Intrinsic::bitreverse, in);
+  else if (op == "bfind" && need(1)) {
+    // The most significant bit not equal to the sign (set bit for unsigned); ~0 if none.
+    Value *x = isSigned ? b.CreateSelect(b.CreateICmpSLT(in[0], ConstantInt::get(T, 0)),
+                                         b.CreateNot(in[0]), in[0])
+                        : in[0];
+    Value *lz = intrinsic(Intrinsic::ctlz, {x, b.getFalse()});
+    r = b.CreateSelect(b.CreateICmpEQ(x, ConstantInt::get(T, 0)), ConstantInt::get(T, ~uint64_t(0)),
+                       b.CreateSub(ConstantInt::get(T, bits - 1), lz));
+  } else if (op == "bfe" && need(3)) {
+    // Field of `len` bits from `pos` (each the low byte of its operand), sign-extended for
+    // .s types; past the width, bits of the sign (or zeros).
+    Type *W = b.getInt64Ty();
+    Value *pos = b.CreateZExt(b.CreateAnd(in[1], b.getInt32(255)), W);
+    Value *len = b.CreateZExt(b.CreateAnd(in[2], b.getInt32(255)), W);
+    Value *x = isSigned ? b.CreateSExt(in[0], b.getInt128Ty()) : b.CreateZExt(in[0], b.getInt128Ty());
+    Value *shifted = isSigned ? b.CreateAShr(x, b.CreateZExt(b.CreateSelect(b.CreateICmpUGT(pos, b.getInt64(127)), b.getInt64(127), pos), b.getInt128Ty()))
+                              : b.CreateLShr(x, b.CreateZExt(b.CreateSelect(b.CreateICmpUGT(pos, b.getInt64(127)), b.getInt64(127), pos), b.getInt128Ty()));
+    Value *width = b.CreateSelect(b.CreateICmpUGT(len, b.getInt64(bits)), b.getInt64(bits), len);
+    Value *up = b.CreateZExt(b.CreateSub(b.getInt64(128), b.CreateSelect(b.CreateICmpEQ(width, b.getInt64(0)), b.getInt64(1), width)), b.getInt128Ty());
+    Value *field = isSigned ? b.CreateAShr(b.CreateShl(shifted, up), up) : b.CreateLShr(b.CreateShl(shifted, up), up);
+    r = b.CreateSelect(b.CreateICmpEQ(len, b.getInt64(0)), ConstantInt::get(T, 0), b.CreateTrunc(field, T));
+  } else if (op == "bfi" && need(4)) {
+    // Positions and lengths are the operands' low bytes; past 64 they change nothing more
+    // (and keep the 128-bit shifts defined).
+    Type *W = b.getInt128Ty();
+    auto byte = [&](Value *v) {
+      Value *x = b.CreateAnd(v, b.getInt32(255));
+      return b.CreateZExt(b.CreateSelect(b.CreateICmpUGT(x, b.getInt32(64)), b.getInt32(64), x), W);
+    };
+    Value *pos = byte(in[2]), *len = byte(in[3]);
+    Value *ones = b.CreateSub(b.CreateShl(ConstantInt::get(W, 1), len), ConstantInt::get(W, 1));
+    Value *mask = b.CreateTrunc(b.CreateShl(ones, pos), T);
+    Value *insert = b.CreateTrunc(b.CreateShl(b.CreateZExt(in[0], W), pos), T);
+    r = b.CreateOr(b.CreateAnd(in[1], b.CreateNot(mask)), b.CreateAnd(insert, mask));
+  } else if (op == "lop3" && need(4) && bits == 32) {
+    auto *lut = dyn_cast<ConstantInt>(in[3]);
+    if (!lut)
+      return false;
+    r = b.getInt32(0);
+    for (unsigned i = 0; i < 8; ++i)
+      if (lut->getZExtValue() >> i & 1) {
+        Value *a = i & 4 ? in[0] : b.CreateNot(in[0]), *bb = i & 2 ? in[1] : b.CreateNot(in[1]),
+              *c = i & 1 ? in[2] : b.CreateNot(in[2]);
+        r = b.CreateOr(r, b.CreateAnd(b.CreateAnd(a, bb), c));
+      }
+  } else if (op == "shf" && need(3) && bits == 32) {
+    // Funnel shift of the 64-bit hi:lo pair (in[1]:in[0]) by in[2] (mod 32, or at most 32).
+    Value *amount = clamp ? intrinsic(Intrinsic::umin, {in[2], b.getInt32(32)})
+                          : b.CreateAnd(in[2], b.getInt32(31));
+    Value *pair = b.CreateOr(b.CreateShl(b.CreateZExt(in[1], b.getInt64Ty()), 32),
+                             b.CreateZExt(in[0], b.getInt64Ty()));
+    Value *s = b.CreateZExt(amount, b.getInt64Ty());
+    r = left ? b.CreateTrunc(b.CreateLShr(b.CreateShl(pair, s), 32), T)
+             : b.CreateTrunc(b.CreateLShr(pair, s), T);
+  }
+  if (!r)
+    return false;
+  Type *resultType = call.getType();
+  if (resultType != r->getType()) {
+    if (resultType->isIntegerTy() && r->getType()->isIntegerTy())
+      r = b.CreateZExtOrTrunc(r, resultType);
+    else if (resultType->getPrimitiveSizeInBits() == r->getType()->getPrimitiveSizeInBits())
+      r = b.CreateBitCast(r, resultType);
+    else
+      return false;
+  }
+  call.replaceAllUsesWith(r);
+  call.eraseFromParent();
+  return true;
+}
+
 /// Replaces `call` (an inline asm statement) with what it does; false if not recognised.
 bool lower(CallInst &call, const std::string &text) {
   IRBuilder<> b(&call);
@@ -185,6 +416,8 @@ bool lower(CallInst &call, const std::string &text) {
     return true;
   }
   if (lowerLoadStore(call, t))
+    return true;
+  if (lowerArithmetic(call, t)) // a mov from a special register is not one: it falls through
     return true;
   if ((t.starts_with("prefetch.") || t.starts_with("prefetchu.")) && call.getType()->isVoidTy()) {
     call.eraseFromParent();

@@ -1,6 +1,6 @@
 // Inline PTX statements GPU programs commonly write (special registers, fences, the block
 // barrier, prefetch hints, compiler barriers) give what the hardware gives; a statement the
-// simulator does not implement (bfind) makes that kernel fail with a message naming it,
+// simulator does not implement (add.cc) makes that kernel fail with a message naming it,
 // instead of ending the process.
 #include "check.h"
 
@@ -59,10 +59,10 @@ __global__ void chase(const unsigned *next, unsigned steps, unsigned *end, float
   *sum = back;
 }
 
-__global__ void findBit(unsigned *out) {
-  unsigned bit;
-  asm("bfind.u32 %0, %1;" : "=r"(bit) : "r"(*out));
-  *out = bit;
+__global__ void carry(unsigned *out) {
+  unsigned sum;
+  asm("add.cc.u32 %0, %1, %1;" : "=r"(sum) : "r"(*out));
+  *out = sum;
 }
 
 int main() {
@@ -112,10 +112,10 @@ int main() {
         hs, want);
   CHECK(he[1] == hn[3] && he[2] == hn[1], "ld.global.nc.u64 / ld.u16 gave %u %u", he[1], he[2]);
 
-  // bfind is not implemented: the kernel prints which statement and fails (the device's
+  // add.cc (the carry flag) is not implemented: the kernel prints which statement and fails (the device's
   // sticky error, as a trap is), after the other kernels of the module ran.
-  findBit<<<1, 1>>>(out);
+  carry<<<1, 1>>>(out);
   musaError_t e = musaDeviceSynchronize();
-  CHECK(e == musaErrorLaunchFailure, "a kernel running bfind gave %s", musaGetErrorName(e));
+  CHECK(e == musaErrorLaunchFailure, "a kernel running add.cc gave %s", musaGetErrorName(e));
   return finish("inline_asm");
 }
