@@ -9,7 +9,7 @@
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
 //   prefetch.* / prefetchu.* [$0]                                  nothing (a hint)
-//   ld.<qualifiers>.<type> $0, [$k(+offset)]                       a load of that width
+//   ld.<qualifiers>(.v2/.v4).<type> $0 or {$0, ..}, [$k(+offset)]     loads of that width
 //   st.<qualifiers>.<type> [$k(+offset)], $m                       a store (.volatile kept,
 //                                                   .relaxed/.acquire/.release as orderings)
 //   one-instruction integer and float arithmetic (lowerArithmetic)  the operation
@@ -63,18 +63,36 @@ std::string specialRegisterIntrinsic(StringRef reg) {
   return {};
 }
 
-/// The call argument PTX operand `$k` names (outputs come first), or null.
+/// The call argument PTX operand `$k` names (outputs come first: one per element of a struct
+/// result), or null.
 Value *operand(CallInst &call, StringRef text) {
   unsigned k = 0;
   if (!text.consume_front("$") || text.getAsInteger(10, k))
     return nullptr;
-  unsigned outputs = call.getType()->isVoidTy() ? 0 : 1;
+  Type *result = call.getType();
+  unsigned outputs = result->isVoidTy()     ? 0
+                     : result->isStructTy() ? result->getStructNumElements()
+                                            : 1;
   return k >= outputs && k - outputs < call.arg_size() ? call.getArgOperand(k - outputs) : nullptr;
 }
 
-/// ld.* / st.* with one scalar operand and an address `[$k]` or `[$k+offset]`: the load or
-/// store it makes (state space and cache qualifiers are hints here; .volatile stays volatile,
-/// .relaxed/.acquire/.release become atomic orderings).
+/// `value` as `to` (same width: bit cast; integers: truncated or extended), or null.
+Value *convert(IRBuilder<> &b, Value *value, Type *to, bool isSigned) {
+  Type *from = value->getType();
+  if (from == to)
+    return value;
+  if (from->isIntegerTy() && to->isIntegerTy())
+    return b.CreateIntCast(value, to, isSigned);
+  if (from->getPrimitiveSizeInBits() == to->getPrimitiveSizeInBits() &&
+      (from->isIntegerTy() || from->isFloatingPointTy()) &&
+      (to->isIntegerTy() || to->isFloatingPointTy()))
+    return b.CreateBitCast(value, to);
+  return nullptr;
+}
+
+/// ld.* / st.* of a scalar or a .v2/.v4 vector, with an address `[$k]` or `[$k+offset]`: the
+/// loads or stores it makes (state space and cache qualifiers are hints here; .volatile stays
+/// volatile, .relaxed/.acquire/.release become atomic orderings).
 bool lowerLoadStore(CallInst &call, StringRef t) {
   bool load = t.consume_front("ld.");
   if (!load && !t.consume_front("st."))
@@ -84,7 +102,7 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
   opcode.split(parts, '.');
   bool isVolatile = false;
   AtomicOrdering ordering = AtomicOrdering::NotAtomic;
-  unsigned bits = 0;
+  unsigned bits = 0, count = 1;
   bool isSigned = false, isFloat = false;
   for (StringRef q : parts) {
     if (q == "volatile")
@@ -93,71 +111,93 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
       ordering = AtomicOrdering::Monotonic;
     else if (q == "acquire" || q == "release")
       ordering = load ? AtomicOrdering::Acquire : AtomicOrdering::Release;
+    else if (q == "v2" || q == "v4")
+      count = q == "v2" ? 2 : 4;
     else if (q.size() >= 2 && StringRef("usbf").contains(q[0]) && !q.drop_front().getAsInteger(10, bits))
       isSigned = q[0] == 's', isFloat = q[0] == 'f';
-    else if (q.starts_with("v") && q.size() <= 2) // vector forms: not handled here
-      return false;
   }
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+  if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || (count > 1 && ordering != AtomicOrdering::NotAtomic))
     return false;
-  // "$0, [$1+8]" (load) or "[$0], $1" (store).
-  auto [first, second] = operands.split(',');
-  StringRef address = (load ? second : first).trim(), valueText = (load ? first : second).trim();
-  if (!address.consume_front("[") || !address.consume_back("]"))
+  // "$0, [$1+8]" / "{$0, $1}, [$2]" (load) or "[$0], $1" / "[$0], {$1, $2}" (store).
+  operands = operands.trim();
+  StringRef address, values;
+  if (load) {
+    size_t bracket = operands.find('[');
+    if (bracket == StringRef::npos)
+      return false;
+    values = operands.substr(0, bracket).trim();
+    address = operands.substr(bracket).trim();
+    if (!values.consume_back(","))
+      return false;
+  } else {
+    auto [first, rest] = operands.split(',');
+    address = first.trim(), values = rest.trim();
+  }
+  values = values.trim();
+  if (count > 1 && (!values.consume_front("{") || !values.consume_back("}")))
+    return false;
+  SmallVector<StringRef, 4> elements;
+  values.split(elements, ',');
+  if (elements.size() != count || !address.consume_front("[") || !address.consume_back("]"))
     return false;
   auto [base, offsetText] = address.split('+');
   int64_t offset = 0;
   if (!offsetText.trim().empty() && offsetText.trim().getAsInteger(0, offset))
     return false;
   Value *pointer = operand(call, base.trim());
-  if (!pointer || (load && valueText != "$0"))
+  if (!pointer || !(pointer->getType()->isIntegerTy() || pointer->getType()->isPointerTy()))
+    return false;
+  Type *result = call.getType();
+  if (load && (count > 1 ? !result->isStructTy() || result->getStructNumElements() != count
+                         : result->isStructTy() || result->isVoidTy()))
+    return false;
+  if (!load && !result->isVoidTy())
     return false;
   IRBuilder<> b(&call);
-  if (pointer->getType()->isIntegerTy())
-    pointer = b.CreateIntToPtr(pointer, b.getPtrTy());
-  else if (!pointer->getType()->isPointerTy())
-    return false;
-  pointer = b.CreateConstGEP1_64(b.getInt8Ty(), pointer, offset);
   Type *memType = isFloat ? (bits == 64 ? b.getDoubleTy() : bits == 32 ? b.getFloatTy() : nullptr)
                           : b.getIntNTy(bits);
   if (!memType)
     return false;
-  Align align(bits / 8);
-  if (load) {
-    Type *resultType = call.getType();
-    if (!resultType->isIntegerTy() && !resultType->isFloatingPointTy())
-      return false;
-    LoadInst *value = b.CreateAlignedLoad(memType, pointer, align, isVolatile);
-    if (ordering != AtomicOrdering::NotAtomic)
-      value->setAtomic(ordering);
-    Value *result = value;
-    if (resultType != memType) {
-      if (isFloat || resultType->isFloatingPointTy()) {
-        if (resultType->getPrimitiveSizeInBits() != memType->getPrimitiveSizeInBits())
-          return false;
-        result = b.CreateBitCast(value, resultType);
-      } else {
-        result = b.CreateIntCast(value, resultType, isSigned);
-      }
-    }
-    call.replaceAllUsesWith(result);
-  } else {
-    Value *value = operand(call, valueText);
-    if (!value || !call.getType()->isVoidTy())
-      return false;
-    if (value->getType()->isFloatingPointTy() || isFloat) {
-      if (value->getType()->getPrimitiveSizeInBits() != bits)
+  SmallVector<Value *, 4> stored;
+  for (unsigned e = 0; e < count; ++e) { // the operands are checked before any code is emitted
+    if (load) {
+      Type *want = count > 1 ? result->getStructElementType(e) : result;
+      bool fits = want->isIntegerTy() ? !isFloat || want->getPrimitiveSizeInBits() == bits
+                                      : want->isFloatingPointTy() &&
+                                            want->getPrimitiveSizeInBits() == bits;
+      if (elements[e].trim() != ("$" + std::to_string(e)) || !fits)
         return false;
-      value = b.CreateBitCast(value, memType);
-    } else if (value->getType()->isIntegerTy()) {
-      value = b.CreateIntCast(value, memType, false);
-    } else {
-      return false;
+      continue;
     }
-    StoreInst *store = b.CreateAlignedStore(value, pointer, align, isVolatile);
-    if (ordering != AtomicOrdering::NotAtomic)
-      store->setAtomic(ordering);
+    Value *v = operand(call, elements[e].trim());
+    v = v ? convert(b, v, memType, false) : nullptr;
+    if (!v)
+      return false;
+    stored.push_back(v);
   }
+  if (pointer->getType()->isIntegerTy())
+    pointer = b.CreateIntToPtr(pointer, b.getPtrTy());
+  // A vector access is aligned to its whole size (PTX requires it).
+  Align align(uint64_t(bits / 8) * count);
+  Value *out = PoisonValue::get(result);
+  for (unsigned e = 0; e < count; ++e) {
+    Value *at = b.CreateConstGEP1_64(b.getInt8Ty(), pointer, offset + int64_t(e * bits / 8));
+    Align a = e == 0 ? align : commonAlignment(align, e * bits / 8);
+    if (load) {
+      LoadInst *value = b.CreateAlignedLoad(memType, at, a, isVolatile);
+      if (ordering != AtomicOrdering::NotAtomic)
+        value->setAtomic(ordering);
+      Type *want = count > 1 ? result->getStructElementType(e) : result;
+      Value *v = convert(b, value, want, isSigned);
+      out = count > 1 ? b.CreateInsertValue(out, v, e) : v;
+    } else {
+      StoreInst *store = b.CreateAlignedStore(stored[e], at, a, isVolatile);
+      if (ordering != AtomicOrdering::NotAtomic)
+        store->setAtomic(ordering);
+    }
+  }
+  if (load)
+    call.replaceAllUsesWith(out);
   call.eraseFromParent();
   return true;
 }

@@ -59,6 +59,21 @@ __global__ void chase(const unsigned *next, unsigned steps, unsigned *end, float
   *sum = back;
 }
 
+// Bandwidth-test style vector accesses: ld.global.v4.f32 / st.global.v4.f32 and a v2.u32 pair.
+__global__ void copy4(const float4 *in, float4 *out, uint2 *pairs) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 v;
+  asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(in + i));
+  asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(out + i), "f"(v.w), "f"(v.z),
+               "f"(v.y), "f"(v.x)
+               : "memory");
+  unsigned lo, hi;
+  asm volatile("ld.global.v2.u32 {%0, %1}, [%2+8];" : "=r"(lo), "=r"(hi) : "l"(in + i));
+  asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(pairs + i), "r"(hi), "r"(lo) : "memory");
+}
+
 __global__ void carry(unsigned *out) {
   unsigned sum;
   asm("add.cc.u32 %0, %1, %1;" : "=r"(sum) : "r"(*out));
@@ -111,6 +126,26 @@ int main() {
   CHECK(he[0] == want && hs == float(want), "ld.global.cg chase ended at %u (%g), want %u", he[0],
         hs, want);
   CHECK(he[1] == hn[3] && he[2] == hn[1], "ld.global.nc.u64 / ld.u16 gave %u %u", he[1], he[2]);
+
+  float4 h4[64], *in4, *out4;
+  uint2 *pairs, hp[64];
+  for (int i = 0; i < 64; ++i)
+    h4[i] = make_float4(i, i + 0.25f, i + 0.5f, i + 0.75f);
+  CHECK_MUSA(musaMalloc(&in4, sizeof h4));
+  CHECK_MUSA(musaMalloc(&out4, sizeof h4));
+  CHECK_MUSA(musaMalloc(&pairs, sizeof hp));
+  CHECK_MUSA(musaMemcpy(in4, h4, sizeof h4, musaMemcpyHostToDevice));
+  copy4<<<2, 32>>>(in4, out4, pairs);
+  CHECK_MUSA(musaMemcpy(h4, out4, sizeof h4, musaMemcpyDeviceToHost));
+  CHECK_MUSA(musaMemcpy(hp, pairs, sizeof hp, musaMemcpyDeviceToHost));
+  for (int i = 0; i < 64; ++i) {
+    CHECK(h4[i].x == i + 0.75f && h4[i].y == i + 0.5f && h4[i].z == i + 0.25f && h4[i].w == i,
+          "v4 copy %d: %g %g %g %g", i, h4[i].x, h4[i].y, h4[i].z, h4[i].w);
+    float z = i + 0.5f, w = i + 0.75f;
+    unsigned zb, wb;
+    memcpy(&zb, &z, 4), memcpy(&wb, &w, 4);
+    CHECK(hp[i].x == wb && hp[i].y == zb, "v2 pair %d: %x %x", i, hp[i].x, hp[i].y);
+  }
 
   // add.cc (the carry flag) is not implemented: the kernel prints which statement and fails (the device's
   // sticky error, as a trap is), after the other kernels of the module ran.

@@ -21,6 +21,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: load volatile i32, ptr [[A]], align 4
 ; CHECK: store atomic i64 {{.*}} release, align 8
 ; CHECK: load float, ptr
+; CHECK: load i32, ptr {{%.*}}, align 8
+; CHECK: [[B:%.*]] = getelementptr i8, ptr %out, i64 4
+; CHECK-NEXT: load i32, ptr [[B]], align 4
+; CHECK: insertvalue { i32, i32 }
 ; CHECK: call i32 @vprintf(ptr @[[MSG]], ptr null)
 ; CHECK-NEXT: call void @llvm.trap()
 ; CHECK-NEXT: store i32 poison
@@ -48,6 +52,9 @@ define void @k(ptr %out) {
   call void asm sideeffect "st.release.gpu.global.b64 [$0], $1;", "l,l"(ptr %out, i64 %w)
   %f = call float asm "ld.shared.f32 $0, [$1];", "=f,l"(ptr %out)
   store float %f, ptr %out
+  %pair = call { i32, i32 } asm "ld.global.v2.u32 {$0, $1}, [$2];", "=r,=r,l"(ptr %out)
+  %p0 = extractvalue { i32, i32 } %pair, 0
+  store i32 %p0, ptr %out
   %bits = call i32 asm "add.cc.u32 $0, $1, $1;", "=r,r"(i32 %lane)
   store i32 %bits, ptr %out
   ret void
