@@ -84,9 +84,10 @@ extern "C" uint32_t __musa_sim_is_local(const void *p, ThreadContext *c) {
   // between this frame and the top of the stack this call runs on.
   if (musa::sim::regionFrameHolds(c, p))
     return 1;
-  char here;
-  uintptr_t a = uintptr_t(p), sp = uintptr_t(&here);
-  if (const auto *fiber = musa::sim::FiberStackPool::forThisThread().stackHolding(&here))
+  // The frame address, not a local's: a sanitizer may keep locals on a heap "fake stack".
+  const void *here = __builtin_frame_address(0);
+  uintptr_t a = uintptr_t(p), sp = uintptr_t(here);
+  if (const auto *fiber = musa::sim::FiberStackPool::forThisThread().stackHolding(here))
     return a >= sp && a < uintptr_t(fiber->top());
   thread_local const char *top = [] {
     pthread_attr_t attr;
