@@ -98,3 +98,27 @@
 // Used by wmma.mu
 #define musaDeviceGetAttribute cudaDeviceGetAttribute
 #define musaDevAttrWarpSize cudaDevAttrWarpSize
+// Used by tests/validation/timing_workloads.mu (which takes <musa_runtime.h> and <musa_fp16.h>
+// from -I tests/validation/cuda)
+#define musaEvent_t cudaEvent_t
+#define musaEventCreate cudaEventCreate
+#define musaEventDestroy cudaEventDestroy
+#define musaEventRecord cudaEventRecord
+#define musaEventSynchronize cudaEventSynchronize
+#define musaEventElapsedTime cudaEventElapsedTime
+#define musaStream_t cudaStream_t
+#define musaStreamCreate cudaStreamCreate
+#define musaStreamDestroy cudaStreamDestroy
+#define musaMallocHost cudaMallocHost
+#define musaFreeHost cudaFreeHost
+#define musaMemset cudaMemset
+#define musaMemsetAsync cudaMemsetAsync
+#define musaGraph_t cudaGraph_t
+#define musaGraphExec_t cudaGraphExec_t
+#define musaStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
+#define musaStreamBeginCapture cudaStreamBeginCapture
+#define musaStreamEndCapture cudaStreamEndCapture
+#define musaGraphInstantiate cudaGraphInstantiate
+#define musaGraphLaunch cudaGraphLaunch
+#define musaGraphExecDestroy cudaGraphExecDestroy
+#define musaGraphDestroy cudaGraphDestroy

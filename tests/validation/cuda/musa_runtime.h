@@ -50,3 +50,17 @@
 // Used by timing_mechanisms.mu
 #define musaMallocPitch cudaMallocPitch
 #define musaMemcpy2D cudaMemcpy2D
+
+// Used by timing_workloads.mu
+#define musaMemcpyToSymbol cudaMemcpyToSymbol
+#define musaFuncSetAttribute cudaFuncSetAttribute
+#define musaFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define musaGraph_t cudaGraph_t
+#define musaGraphExec_t cudaGraphExec_t
+#define musaStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
+#define musaStreamBeginCapture cudaStreamBeginCapture
+#define musaStreamEndCapture cudaStreamEndCapture
+#define musaGraphInstantiate cudaGraphInstantiate
+#define musaGraphLaunch cudaGraphLaunch
+#define musaGraphExecDestroy cudaGraphExecDestroy
+#define musaGraphDestroy cudaGraphDestroy
