@@ -240,9 +240,29 @@ void classify(Instruction &I, Counts &c) {
     }
     return;
   case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem:
-  case Instruction::SRem:
-    c[ClassInt] += 20; // no hardware integer divide: a multiply-based sequence
+  case Instruction::SRem: {
+    // No hardware integer divide. 32 bits: a reciprocal of the divisor (an SFU
+    // approximation refined by integer multiplies), then a multiply-high and a correction;
+    // the GPU compiler hoists the reciprocal out of a loop when the divisor does not change
+    // in it (taken here as: the divisor comes from outside the division's basic block). 64
+    // bits: a subroutine of about 60 integer instructions. The H200 runs 16 unsigned 32-bit
+    // divisions and remainders by a kernel parameter at about 5 cycles per warp iteration
+    // and the 64-bit ones 7x slower (tests/hardware/probes/workload_probe.h200.txt).
+    Value *divisor = I.getOperand(1);
+    auto *def = dyn_cast<Instruction>(divisor);
+    bool invariant = !def || def->getParent() != I.getParent();
+    if (I.getType()->getScalarSizeInBits() > 32) {
+      c[ClassInt] += 60;
+    } else if (invariant) {
+      c[ClassInt] += I.getOpcode() == Instruction::SDiv || I.getOpcode() == Instruction::SRem
+                         ? 6
+                         : 4;
+    } else {
+      ++c[ClassSpecial];
+      c[ClassInt] += 10;
+    }
     return;
+  }
   default:
     if (I.getType()->isFPOrFPVectorTy())
       ++c[floatClass(I.getType())];
@@ -310,9 +330,12 @@ struct BlockPlan {
 /// together, unless an address depends on a load of the loop (a pointer chase, a gather
 /// through an index array) or the loop stores to memory (a later iteration's loads cannot move
 /// above a store they may alias: a grid-stride `y[i] += x[i]` runs one iteration at a time on
-/// the H200). Those, and blocks outside innermost loops: 1.
+/// the H200). Those, and blocks outside innermost loops: 1. A loop the program asked not to
+/// unroll (`#pragma unroll 1`) keeps one iteration in flight, one with `#pragma unroll N` N
+/// (the H200 runs a `#pragma unroll 1` grid-stride sum at one load per warp in flight:
+/// timing_workloads.mu's sum_stride1).
 DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
-  constexpr unsigned Unroll = 4;
+  constexpr unsigned DefaultUnroll = 4;
   DenseMap<const BasicBlock *, unsigned> overlap;
   if (F.isDeclaration())
     return overlap;
@@ -345,9 +368,14 @@ DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
             work.push_back(op);
         }
       }
-    if (!chained)
+    unsigned unroll = DefaultUnroll;
+    if (findOptionMDForLoop(L, "llvm.loop.unroll.disable"))
+      unroll = 1;
+    else if (std::optional<int> count = getOptionalIntLoopAttribute(L, "llvm.loop.unroll.count"))
+      unroll = unsigned(std::clamp(*count, 1, 32));
+    if (!chained && unroll > 1)
       for (BasicBlock *BB : L->blocks())
-        overlap[BB] = Unroll;
+        overlap[BB] = unroll;
   }
   return overlap;
 }

@@ -39,12 +39,15 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
   double floor = hostNowNs();
   return stream.queue.enqueue([&stream, floor, waits = std::move(waits), op = std::move(op)] {
     sim::TimelineScope scope(&stream.timeline);
-    stream.timeline.readyNs = std::max(stream.timeline.readyNs.load(), floor);
+    // The start is computed before it is published: another stream whose operation waits for
+    // this stream's earlier ticket reads its timeline meanwhile, and must not see this
+    // operation's floor (the host time of a later call) before this operation has run.
+    double ready = std::max(stream.timeline.readyNs.load(), floor);
     for (auto &[other, ticket] : waits) {
       other->queue.waitUntil(ticket);
-      stream.timeline.readyNs =
-          std::max(stream.timeline.readyNs.load(), other->timeline.readyNs.load());
+      ready = std::max(ready, other->timeline.readyNs.load());
     }
+    stream.timeline.readyNs = ready;
     op();
   });
 }

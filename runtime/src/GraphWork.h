@@ -26,12 +26,12 @@ public:
   void run() override {
     GraphLaunchPriority p = graphLaunchPriority();
     if (launch_->config.priority == (p.useNodePriority ? launch_->nodePriority : p.streamPriority)) {
-      launch_->run();
+      launch_->run(true);
       return;
     }
     PreparedLaunch withPriority = *launch_;
     withPriority.config.priority = p.useNodePriority ? launch_->nodePriority : p.streamPriority;
-    withPriority.run();
+    withPriority.run(true);
   }
   std::string label() const override;
   /// A kernel node keeps its function and its priority attribute.

@@ -31,7 +31,9 @@ struct PreparedLaunch {
 
   /// Runs the grid to completion on the calling thread; a fault becomes the device's sticky
   /// error (and nothing runs once one is set).
-  void run() const;
+  /// `graphNode`: a kernel node of an executable graph (its launch overhead is
+  /// graph_kernel_node_us).
+  void run(bool graphNode = false) const;
   /// Graph kernel nodes: the node's own priority (musaLaunchAttributePriority), used when the
   /// graph was instantiated with UseNodePriority; otherwise the launching stream's applies.
   int nodePriority = 0;

@@ -173,7 +173,7 @@ GraphLaunchPriority graphLaunchPriority() {
   return {launchStreamPriority.load(), launchUsesNodePriority.load()};
 }
 
-void PreparedLaunch::run() const {
+void PreparedLaunch::run(bool graphNode) const {
   if (device->stickyError())
     return; // a fault earlier in the device's life: the GPU runs nothing more
   sim::GridLaunch launch = config;
@@ -206,9 +206,17 @@ void PreparedLaunch::run() const {
       sim::estimateKernel(profile, launch, *counters, device->l2.warmBytes(lo, hi, capacity));
   device->l2.record(lo, hi, row.estimate.footprintBytes, capacity);
   // The host's share of the launch overhead passed on the host before the kernel was
-  // submitted (Device::hostLaunchCall): the compute engine is busy for the rest.
+  // submitted (Device::hostLaunchCall): the compute engine is busy for the rest. A graph's
+  // kernel nodes cost graph_kernel_node_us each instead.
   row.ns = row.estimate.ns - profile.hostLaunchUs * 1000;
-  row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns);
+  if (graphNode && profile.graphKernelNodeUs >= 0)
+    row.ns = row.estimate.ns - (profile.kernelLaunchUs - profile.graphKernelNodeUs) * 1000;
+  // A grid that fills fewer block slots than the GPU has leaves the rest to kernels of
+  // other streams (Timing.h, DeviceClock).
+  const double blocks = double(launch.grid.x) * launch.grid.y * launch.grid.z;
+  const double slots = double(row.estimate.blocksPerSM) * profile.multiProcessorCount;
+  const double share = slots > 0 ? std::min(1.0, blocks / slots) : 1.0;
+  row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns, share);
   const double predictedNs = row.estimate.ns; // as events around one launch see it
   uint64_t reportId = 0;
   if (sim::reportEnabled()) {

@@ -60,6 +60,7 @@ cas_line_cycles = 5                     # [probe] address at 16-512 contenders; 
 barrier_cycles = 24                     # [est]
 kernel_launch_us = 5.8                  # [fit] event-timed empty kernel, about 5.9 us
 host_launch_us = 3.7                    # [probe] launch calls in a burst of 1000 (launch_gap.h200.txt)
+graph_kernel_node_us = 0.8              # [probe] graphs of 10 and 100 empty kernel nodes: 0.82 us a node (workload_probe.h200.txt)
 copy_latency_us = 9                     # [fit] pinned 1 MB copies
 copy_2d_latency_us = 8.6                # [probe] pitched device copies: start-up (mechanisms.h200.txt, fitted there
 copy_2d_bandwidth_gbs = 830             # [probe] without the suites' 4000 x 4096 case): at most this rate

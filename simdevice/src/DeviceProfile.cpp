@@ -151,6 +151,7 @@ const std::map<std::string, Setter> &fields() {
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
+      {"graph_kernel_node_us", real(&DeviceProfile::graphKernelNodeUs)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
       {"copy_2d_latency_us", real(&DeviceProfile::copy2dLatencyUs)},
       {"copy_2d_bandwidth_gbs", real(&DeviceProfile::copy2dBandwidthGBs)},
@@ -169,6 +170,8 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "l2_partitions must be at least 1";
   if (p.hostLaunchUs < 0 || p.hostLaunchUs > p.kernelLaunchUs)
     return "host_launch_us must lie between 0 and kernel_launch_us";
+  if (p.graphKernelNodeUs > p.kernelLaunchUs)
+    return "graph_kernel_node_us must not exceed kernel_launch_us";
   if (p.maxThreadsPerBlock % p.warpSize != 0)
     return "max_threads_per_block must be a multiple of warp_size";
   if (p.maxBlockDim[0] > p.maxThreadsPerBlock)

@@ -36,22 +36,72 @@ int DeviceClock::slot(Engine engine) const {
   return engine == Engine::CopyIn ? 1 : 2;
 }
 
-double DeviceClock::place(Engine engine, double readyNs, double durationNs, double *startNs) {
+double DeviceClock::place(Engine engine, double readyNs, double durationNs, double *startNs,
+                          double share) {
   std::lock_guard lock(mutex_);
-  double &freeAt = freeAt_[slot(engine)];
-  double start = std::max(readyNs, freeAt);
-  freeAt = start + durationNs;
+  int k = slot(engine);
+  double start;
+  if (k == 0) {
+    start = placeShared(readyNs, durationNs, std::clamp(share, 1e-6, 1.0));
+  } else {
+    start = std::max(readyNs, freeAt_[k]);
+    freeAt_[k] = start + durationNs;
+  }
   if (startNs)
     *startNs = start;
-  return freeAt;
+  return start + durationNs;
 }
 
-double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs) {
+double DeviceClock::placeShared(double readyNs, double durationNs, double share) {
+  // Candidate starts: the ready time and every later end of a recorded operation; the first
+  // at which the shares in use, at every point of [start, start + duration), leave `share`.
+  std::vector<double> candidates{std::max(readyNs, computeFloor_)};
+  for (const Busy &b : compute_)
+    if (b.end > candidates[0])
+      candidates.push_back(b.end);
+  std::sort(candidates.begin(), candidates.end());
+  auto fits = [&](double t) {
+    double end = t + durationNs;
+    // The use only rises where an operation starts, so checking t and each start inside
+    // (t, end) covers the interval.
+    auto usedAt = [&](double x) {
+      double used = 0;
+      for (const Busy &b : compute_)
+        if (b.start <= x && x < b.end)
+          used += b.share;
+      return used;
+    };
+    if (usedAt(t) + share > 1 + 1e-9)
+      return false;
+    for (const Busy &b : compute_)
+      if (b.start > t && b.start < end && usedAt(b.start) + share > 1 + 1e-9)
+        return false;
+    return true;
+  };
+  double start = candidates.back();
+  for (double t : candidates)
+    if (fits(t)) {
+      start = t;
+      break;
+    }
+  if (durationNs > 0)
+    compute_.push_back({start, start + durationNs, share});
+  if (compute_.size() > kComputeHistory) {
+    // Forget the operation that ended first; nothing may start before it ended any more.
+    auto first = std::min_element(compute_.begin(), compute_.end(),
+                                  [](const Busy &a, const Busy &b) { return a.end < b.end; });
+    computeFloor_ = std::max(computeFloor_, first->end);
+    compute_.erase(first);
+  }
+  return start;
+}
+
+double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, double share) {
   Timeline *t = currentTimeline();
   if (!t)
     return 0;
   double start = 0;
-  t->readyNs = clock.place(engine, t->readyNs.load(), durationNs, &start);
+  t->readyNs = clock.place(engine, t->readyNs.load(), durationNs, &start, share);
   return start;
 }
 

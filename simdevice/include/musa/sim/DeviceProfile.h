@@ -74,6 +74,10 @@ struct DeviceProfile {
   /// Of kernelLaunchUs, what the host's launch call takes: the host issues one launch per
   /// hostLaunchUs (a burst of launches runs at that rate), the GPU adds the rest per kernel.
   double hostLaunchUs = 0;
+  /// What a kernel node of an executable graph adds on the GPU (the graph's launches are
+  /// prepared once; its nodes go out back to back). Negative: unset, kernelLaunchUs -
+  /// hostLaunchUs as for a stream launch.
+  double graphKernelNodeUs = -1;
   double copyLatencyUs = 0;
   /// Pitched (2D/3D) copies go row by row: their own start-up, at most copy2dBandwidthGBs, and
   /// at least copy2dRowNs per row (tests/hardware/probes/mechanisms.h200.txt).
