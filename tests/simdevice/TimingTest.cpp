@@ -36,6 +36,26 @@ TEST(Timing, OneEngineSerialisesAndEnginesOverlap) {
   EXPECT_EQ(none.place(Engine::CopyIn, 0, 1), 4); // no copy engine: copies use compute
 }
 
+TEST(Timing, ComputeEngineSharedByKernelsThatFitTogether) {
+  DeviceClock clock(2);
+  double start = -1;
+  EXPECT_EQ(clock.place(Engine::Compute, 0, 10, &start, 0.5), 10);
+  EXPECT_EQ(clock.place(Engine::Compute, 2, 10, &start, 0.5), 12); // beside the first
+  EXPECT_EQ(start, 2);
+  EXPECT_EQ(clock.place(Engine::Compute, 3, 4, &start, 0.25), 14); // full until 10
+  EXPECT_EQ(start, 10);
+  EXPECT_EQ(clock.place(Engine::Compute, 0, 5, &start), 19); // the whole GPU: after all
+  EXPECT_EQ(start, 14);
+  // A later operation fills a gap that fits it before what was placed already.
+  DeviceClock gap(2);
+  gap.place(Engine::Compute, 0, 2);
+  gap.place(Engine::Compute, 10, 5);
+  EXPECT_EQ(gap.place(Engine::Compute, 1, 3, &start, 0.5), 5);
+  EXPECT_EQ(start, 2);
+  EXPECT_EQ(gap.place(Engine::Compute, 1, 9, &start, 0.5), 24); // too long for the gap
+  EXPECT_EQ(start, 15);
+}
+
 TEST(Timing, CurrentTimelineIsPerThreadAndScoped) {
   DeviceClock clock(1);
   Timeline outer, inner;
