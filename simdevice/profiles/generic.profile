@@ -54,6 +54,7 @@ cas_line_cycles = 5
 barrier_cycles = 20
 kernel_launch_us = 5
 host_launch_us = 3.2
+graph_kernel_node_us = 0.7
 copy_latency_us = 10
 copy_2d_latency_us = 10
 copy_2d_bandwidth_gbs = 200

@@ -56,6 +56,7 @@ cas_line_cycles = 5                     # [est]
 barrier_cycles = 24                     # [est]
 kernel_launch_us = 4.0                  # [est]
 host_launch_us = 2.6                    # [est] the H200's share of kernel_launch_us
+graph_kernel_node_us = 0.55             # [est] the H200's ratio to kernel_launch_us (0.8 of 5.8)
 copy_latency_us = 10                    # [est]
 copy_2d_latency_us = 10                 # [est] no public figure: the H200's probe figures, scaled
 copy_2d_bandwidth_gbs = 277             # [est] as memory bandwidth (H200: 830 of 4800 GB/s)
