@@ -308,6 +308,9 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   }
   if (auto *arg = dyn_cast<Argument>(object); arg && arg->hasByValAttr())
     return nullptr; // a kernel parameter passed by value: an operand from the constant bank
+  if (auto *g = dyn_cast<GlobalVariable>(object);
+      g && g->hasMetadata("musa.constant") && !(info & ~0xffffu))
+    info |= sim::abi::AccessConstant; // a load from a __constant__ variable (RetargetToHost)
   if (auto *arg = dyn_cast<Argument>(object); arg && arg == getContextArg(*const_cast<Function *>(arg->getParent())))
     return nullptr; // a special register (threadIdx, ...) lowered to a context field
   uint64_t size = DL.getTypeStoreSize(T);
@@ -322,6 +325,7 @@ struct BlockPlan {
   Counts counts{};
   SmallVector<std::pair<Instruction *, uint32_t>, 8> accesses; // instruction, info
   unsigned total = 0;
+  unsigned chain = 0;       // dependent-chain steps (abi::ChainColumn)
   bool countsIssued = true; // the thread's own count too (see readsThreadClock)
 };
 
@@ -380,26 +384,41 @@ DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
   return overlap;
 }
 
+/// Dependent-chain steps (of dependent_issue_cycles, 4 cycles) of the instructions whose
+/// results take longer than an ALU's: special functions (an SFU op and its refinement, about
+/// 16 cycles), fp64 arithmetic (about 8) and shared-memory loads (about 30), as Hopper
+/// microbenchmarks report them. Estimates, not fitted.
+constexpr unsigned SpecialSteps = 4, Fp64Steps = 2, SharedLoadSteps = 7;
+
 BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
+  Argument *ctx = getContextArg(*BB.getParent());
   BlockPlan plan;
   unsigned loads = 0, halfOperations = 0;
   // A load's depth: the most global loads on one def-use path to it within the block, itself
   // included. The block's loads wait for memory `chain` times one after another (a pointer
   // chase unrolled four times is four waits; four independent loads are one).
   DenseMap<const Instruction *, unsigned> depth;
-  unsigned chain = 0;
+  // An instruction's steps: the most counted instructions on one def-use path to it within
+  // the block, itself included (the dependent chain a warp waits through).
+  DenseMap<const Instruction *, unsigned> steps;
+  unsigned chain = 0, longestPath = 0;
   for (Instruction &I : BB) {
-    unsigned d = 0;
+    unsigned d = 0, s = 0;
     for (const Value *V : I.operands())
       if (auto *op = dyn_cast<Instruction>(V); op && op->getParent() == &BB)
-        d = std::max(d, depth.lookup(op));
+        d = std::max(d, depth.lookup(op)), s = std::max(s, steps.lookup(op));
+    Counts before = plan.counts;
+    unsigned halfBefore = halfOperations, own = 0; // own: this instruction's steps
     uint32_t info = 0;
-    if (accessPointer(I, info, DL)) {
+    if (Value *ptr = accessPointer(I, info, DL)) {
       plan.accesses.push_back({&I, info});
       bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
       loads += load;
       d += load;
+      // A shared-memory load's result arrives after about 30 cycles; a global load's wait is
+      // the model's load latency (not counted here).
+      own = load && ctx && isSharedPointer(ptr, ctx) ? SharedLoadSteps : 1;
     } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
       ++plan.counts[sim::abi::ClassInt]; // a special-register read or a stack access
     } else if (half.operations.count(&I)) {
@@ -410,6 +429,15 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
     if (d)
       depth[&I] = d;
     chain = std::max(chain, d);
+    own += halfOperations - halfBefore;
+    for (unsigned c = 0; c < sim::abi::ClassCount; ++c)
+      own += (plan.counts[c] - before[c]) * (c == sim::abi::ClassSpecial ? SpecialSteps
+                                             : c == sim::abi::ClassFp64  ? Fp64Steps
+                                                                          : 1);
+    if (s + own) {
+      steps[&I] = s + own;
+      longestPath = std::max(longestPath, s + own);
+    }
   }
   // Half operations pair up as one two-lane instruction (HFMA2, HADD2): the way __half2 code
   // compiles, and what the lanes of a vectorised half loop become.
@@ -421,6 +449,7 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
   plan.total = unsigned(plan.accesses.size());
   for (unsigned n : plan.counts)
     plan.total += n;
+  plan.chain = std::max(longestPath, (plan.total + 3) / 4);
   return plan;
 }
 
@@ -771,7 +800,7 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
   CounterScope scope(C);
   uint32_t sites = 0;
   SmallVector<Constant *, 64> rows, siteInfo, siteBlocks;
-  auto *rowType = ArrayType::get(i32, sim::abi::ClassCount);
+  auto *rowType = ArrayType::get(i32, sim::abi::TableColumns);
   // Both variants number the same blocks and sites alike: the light variant's counts and the
   // sampled blocks' add up in the same tables.
   std::vector<Function *> kernels = getKernels(M);
@@ -807,9 +836,10 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
         siteInfo.push_back(ConstantInt::get(i32, access.second));
         ++sites;
       }
-      SmallVector<Constant *, sim::abi::ClassCount> row;
+      SmallVector<Constant *, sim::abi::TableColumns> row;
       for (unsigned n : plan.counts)
         row.push_back(ConstantInt::get(i32, n));
+      row.push_back(ConstantInt::get(i32, plan.chain));
       rows.push_back(ConstantArray::get(rowType, row));
     }
     emitSharedHooks(*G, sharedHooks, fullCtx, hook, scope);

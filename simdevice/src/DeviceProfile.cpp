@@ -152,6 +152,8 @@ const std::map<std::string, Setter> &fields() {
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
       {"graph_kernel_node_us", real(&DeviceProfile::graphKernelNodeUs)},
+      {"const_address_cycles", real(&DeviceProfile::constAddressCycles)},
+      {"memset_latency_us", real(&DeviceProfile::memsetLatencyUs)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
       {"copy_2d_latency_us", real(&DeviceProfile::copy2dLatencyUs)},
       {"copy_2d_bandwidth_gbs", real(&DeviceProfile::copy2dBandwidthGBs)},

@@ -203,7 +203,9 @@ uint64_t KernelCounters::sparseSectors() const {
     if (!s.sparseExecs)
       continue;
     double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
-    n += std::min(double(s.sparseSpanSectors), double(s.sparseExecs) * perLane);
+    // Blocks' spans overlap (a gather from one table): no more than the launch-wide span.
+    double launchSpan = s.highest > s.lowest ? double(s.highest - s.lowest) / 32 + 1 : 1;
+    n += std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane, launchSpan});
   }
   return uint64_t(n);
 }
@@ -317,17 +319,19 @@ void KernelCounters::merge(const BlockCounters &block) {
     sampledWarpClasses[c] += block.warpClasses[c];
     sampledThreadClasses[c] += block.threadClasses[c];
   }
+  chainThreads += block.threadChain;
+  sampledWarpChain += block.warpChain, sampledThreadChain += block.threadChain;
   sampledUniqueSectors += block.uniqueSectors;
   sampledSectorAccesses += block.sectorAccesses;
   sampledTracedBlocks += block.uniqueSectors > 0;
-  block.addLightCounts(classes, sites);
+  block.addLightCounts(classes, sites, chainThreads);
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
     const SiteStats &b = blockSites[i];
     s.info |= b.info;
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
-    s.lines += b.lines, s.atomicRequests += b.atomicRequests;
+    s.lines += b.lines, s.addressRequests += b.addressRequests;
     s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
@@ -340,14 +344,17 @@ void KernelCounters::merge(const BlockCounters &block) {
 }
 
 void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
-                                   std::vector<SiteStats> &into) const {
+                                   std::vector<SiteStats> &into, double &chainThreads) const {
   if (sampling || !table_ || lightBlockCounts.size() < blockCount)
     return; // a sampled block's variant counts classes and sites itself
   const uint64_t *runs = lightBlockCounts.data();
   for (uint32_t bb = 0; bb < blockCount; ++bb)
-    if (uint64_t n = runs[bb])
+    if (uint64_t n = runs[bb]) {
+      const uint32_t *row = &table_[size_t(bb) * abi::TableColumns];
       for (unsigned c = 0; c < abi::ClassCount; ++c)
-        classes[c] += n * table_[size_t(bb) * abi::ClassCount + c];
+        classes[c] += n * row[c];
+      chainThreads += double(n) * row[abi::ChainColumn];
+    }
   for (size_t i = 0; siteBlocks_ && i < into.size(); ++i)
     if (uint32_t bb = siteBlocks_[i]; bb && bb <= blockCount && runs[bb - 1]) {
       into[i].sharedExecs += runs[bb - 1];
@@ -383,6 +390,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   siteBlocks_ = launch.kernel->timingSiteBlocks;
   warpClasses.fill(0);
   threadClasses.fill(0);
+  warpChain = threadChain = 0;
   uniqueSectors = sectorAccesses = 0;
   if (sampling) {
     instance.assign(size_t(threads) * n, 0);
@@ -479,10 +487,12 @@ void BlockCounters::end() {
               ++s.globalLanes;
               if (s.info & abi::AccessAtomic)
                 atomics.push_back(a), warpAtomics.push_back(a);
+              else if (s.info & abi::AccessConstant)
+                warpAtomics.push_back(a); // distinct addresses, as for atomics
             }
           }
           if (!warpAtomics.empty())
-            s.atomicRequests += warpSectors(warpAtomics); // distinct addresses
+            s.addressRequests += warpSectors(warpAtomics); // distinct addresses
           if (!global.empty()) {
             ++s.globalWarps, s.sectors += warpSectors(global);
             s.lines += warpLines(global);
@@ -517,11 +527,13 @@ void BlockCounters::countDivergence() {
       }
       if (!sum)
         continue;
+      const uint32_t *row = &table[size_t(bb) * abi::TableColumns];
       for (unsigned c = 0; c < abi::ClassCount; ++c) {
-        uint32_t perExecution = table[size_t(bb) * abi::ClassCount + c];
-        warpClasses[c] += double(most) * perExecution;
-        threadClasses[c] += double(sum) * perExecution;
+        warpClasses[c] += double(most) * row[c];
+        threadClasses[c] += double(sum) * row[c];
       }
+      warpChain += double(most) * row[abi::ChainColumn];
+      threadChain += double(sum) * row[abi::ChainColumn];
     }
   }
 }

@@ -139,7 +139,7 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t 
 }
 
 double memsetNs(const DeviceProfile &p, uint64_t bytes) {
-  return p.kernelLaunchUs * 1000 + double(bytes) / (p.memoryBandwidthGBs * p.dramEfficiency);
+  return p.memsetLatencyUs * 1000 + double(bytes) / (p.memoryBandwidthGBs * p.dramEfficiency);
 }
 
 Engine engineFor(CopyRoute route) {

@@ -72,6 +72,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
   double atomicWarps = 0;                     // warp accesses of the other atomics
+  double constantReplays = 0;                 // constant-cache passes (distinct addresses)
   double barriers = e.warpInstructions[abi::ClassBarrier];
 
   // Local memory (stack frames: arrays indexed at run time, escaping objects), interleaved
@@ -98,6 +99,14 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                                      : std::ceil(sampledLanes * size / 32);
       double lines = warps * (s.globalWarps ? double(s.lines) / s.globalWarps : sectors / 4);
       e.globalWarpAccesses += warps;
+      if (s.info & abi::AccessConstant) {
+        // The constant cache: one pass per distinct address of the warp's lanes; what it
+        // holds (a 64 KB bank) does not reach L2 again.
+        constantReplays += warps * (s.globalWarps && s.addressRequests
+                                        ? double(s.addressRequests) / s.globalWarps
+                                        : 1.0);
+        continue;
+      }
       if (s.info & abi::AccessLocal) {
         localWarps += warps;
         if ((s.info & abi::AccessStore) || !framesFitL1)
@@ -117,7 +126,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                                                                double(s.globalExecs));
         double tries = double(s.globalExecs) * (contenders + 1) / 2;
         double lanesPerAddress =
-            s.atomicRequests ? double(s.globalLanes) / double(s.atomicRequests) : 1;
+            s.addressRequests ? double(s.globalLanes) / double(s.addressRequests) : 1;
         if (lanesPerAddress < 1.5)
           casLineRequests += tries / std::max(1.0, sampledLanes) *
                              (s.globalWarps ? double(s.lines) / s.globalWarps : 1);
@@ -125,7 +134,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
           e.atomics += tries;
         casRounds = std::max(casRounds, contenders);
       } else if (s.info & abi::AccessAtomic) { // requests: lanes at one address combine
-        e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.atomicRequests) /
+        e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.addressRequests) /
                                          double(s.globalLanes)
                                    : double(s.globalExecs);
         atomicWarps += warps;
@@ -161,7 +170,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       // L1: four sectors of one 128-byte line per cycle; a warp access spanning several
       // lines takes one cycle per line (its tag lookups are one per line).
       std::max(perBlock(e.sectors) / p.l1SectorsPerCycle, perBlock(loadLines + otherLines)) +
-          perBlock(localWarps)};
+          perBlock(localWarps),
+      // The constant cache: `const_address_cycles` per distinct address of a warp access.
+      perBlock(constantReplays) * p.constAddressCycles};
   double issued = 0;
   for (double x : e.warpInstructions)
     issued += x;
@@ -211,10 +222,15 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       (1 - reuse) * p.l1LatencyCycles +
       reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles) +
       std::max(0.0, linesPerLoad - 1);
-  double instructionsPerWarp = issued / (blocks * warpsPerBlock);
+  // A warp's dependent chain: each basic block it runs takes its chain steps (its longest
+  // def-use path, or its instructions at one a cycle if longer), counted per thread and
+  // scaled to warps as the sampled blocks measured.
+  double chainRatio = k.sampledThreadChain > 0 ? k.sampledWarpChain / k.sampledThreadChain
+                                               : 1 / lanes;
+  double chainPerWarp = k.chainThreads * chainRatio / (blocks * warpsPerBlock);
   double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
   double barriersPerWarp = barriers / (blocks * warpsPerBlock);
-  e.latencyCycles = waves * (instructionsPerWarp * p.dependentIssueCycles +
+  e.latencyCycles = waves * (chainPerWarp * p.dependentIssueCycles +
                              loadsPerWarp * loadLatency);
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 

@@ -194,7 +194,7 @@ TEST(Timing, CompareAndSwapLoopsCostRoundTripsOrSerialTries) {
     cas.globalExecs = threads;
     cas.globalWarps = warps, cas.globalLanes = threads;
     cas.sectors = warps * (lanesTogether ? 1 : 4), cas.lines = warps;
-    cas.atomicRequests = lanesTogether ? warps : threads;
+    cas.addressRequests = lanesTogether ? warps : threads;
     uintptr_t base = uintptr_t(f.memory.data());
     cas.lowest = base, cas.highest = base + 4096;
     return estimateKernel(p, f.launch, *f.counters);

@@ -55,4 +55,8 @@ define float @mixed(half %x, float %y) {
 ; 0x01000008 = 16777224 (8-byte pointer load, group 1); 0x01000004 = 16777220;
 ; 0x03000004 = 50331652; stores carry their block's group too (0x01010004, 0x03010004).
 ; CHECK: @__musa_timing_site_info = constant [8 x i32] [i32 16777224, i32 16777224, i32 16777220, i32 16842756, i32 50331652, i32 50331652, i32 50331652, i32 50397188]
-; CHECK: @__musa_timing_blocks = {{.*}}[7 x i32] zeroinitializer, [7 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0], [7 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0], [7 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0]]
+; Each block's row ends with its dependent-chain steps: @chase's four accesses each wait for
+; the one before (4); in @gather a load, two adds and the store depend in turn (4, where its
+; six instructions at one a cycle would take 2 steps); @half2add's and @mixed's two
+; instructions depend (2).
+; CHECK: @__musa_timing_blocks = {{.*}}[8 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [8 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [8 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2], [8 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2]]

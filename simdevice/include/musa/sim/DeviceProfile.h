@@ -78,6 +78,10 @@ struct DeviceProfile {
   /// prepared once; its nodes go out back to back). Negative: unset, kernelLaunchUs -
   /// hostLaunchUs as for a stream launch.
   double graphKernelNodeUs = -1;
+  /// Constant cache: cycles per distinct address a warp's constant load carries.
+  double constAddressCycles = 2;
+  /// A memset's fixed cost (before its bytes at the memory bandwidth).
+  double memsetLatencyUs = 0;
   double copyLatencyUs = 0;
   /// Pitched (2D/3D) copies go row by row: their own start-up, at most copy2dBandwidthGBs, and
   /// at least copy2dRowNs per row (tests/hardware/probes/mechanisms.h200.txt).

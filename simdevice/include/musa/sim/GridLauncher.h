@@ -48,7 +48,7 @@ struct KernelEntry {
   bool instrumented = false;  // compiled with the timing model's counters
   uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
   uint32_t timingBlocks = 0;  // basic blocks it numbered; per block, counts per class:
-  const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::ClassCount]
+  const uint32_t *timingBlockTable = nullptr; // [timingBlocks][abi::TableColumns]
   const uint32_t *timingSiteInfo = nullptr;   // [timingSites]: abi::Access* info per site
   const uint32_t *timingSiteBlocks = nullptr; // [timingSites]: see TimingSiteBlocksSymbol
   /// The sites the light variant of this kernel (and what it calls) counts: [first, end).

@@ -88,6 +88,12 @@ enum InstrClass : unsigned {
   ClassWarp,    // shuffles, votes and other warp collectives
   ClassCount
 };
+/// A kernel's table of basic blocks (TimingBlocksSymbol) has a row of TableColumns per block:
+/// its instructions per class, then (ChainColumn) the steps of a warp's dependent chain
+/// through one execution of it: the longer of its longest def-use path (in instructions) and
+/// its instructions over four (a warp issues one a cycle, a dependent one every
+/// dependent_issue_cycles, 4 on every profile).
+inline constexpr unsigned TableColumns = ClassCount + 1, ChainColumn = ClassCount;
 /// MemAccessFn's `info` argument: size in bytes (bits 0-15), flags, and how many of the
 /// access's basic block's global loads are in flight at once (bits 24-31: the block's loads
 /// over its longest chain of loads that depend on one another; for memory-level parallelism).
@@ -102,6 +108,9 @@ inline constexpr uint32_t AccessRetry = 1u << 18;
 /// (interleaved: word k of every lane of a warp in one 4 * warpSize-byte run, see
 /// localAddress), so lanes reading the same element coalesce.
 inline constexpr uint32_t AccessLocal = 1u << 19;
+/// A load from a __constant__ variable: served by the constant cache, which serialises the
+/// distinct addresses of a warp's lanes (tests/hardware/probes/workload_probe.h200.txt).
+inline constexpr uint32_t AccessConstant = 1u << 20;
 inline constexpr unsigned AccessGroupShift = 24;
 /// Where the timing model places local memory (an address range no device allocation uses):
 /// warp w of a block at LocalWindowBase + w * LocalWarpStride.

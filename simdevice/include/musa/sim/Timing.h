@@ -97,7 +97,8 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
 enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
                        DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
 double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1);
-/// Simulated duration of a device memset of `bytes`.
+/// Simulated duration of a device memset of `bytes`: memset_latency_us, then the bytes at the
+/// memory bandwidth.
 double memsetNs(const DeviceProfile &profile, uint64_t bytes);
 Engine engineFor(CopyRoute route);
 
@@ -114,9 +115,10 @@ struct SiteStats {
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
-  // Atomics: the requests those warp accesses make (lanes of a warp at one address make one:
-  // the compiler and the memory system combine them).
-  uint64_t atomicRequests = 0;
+  // Atomics and constant loads: the distinct addresses of those warp accesses (an atomic's
+  // lanes at one address make one request: the compiler and the memory system combine them;
+  // the constant cache serves one address at a time).
+  uint64_t addressRequests = 0;
   // The lowest global address the site touched in the launch and the highest plus the access
   // size (how many distinct
   // addresses it can have reached: a contended compare-and-swap's contenders).
@@ -161,6 +163,9 @@ public:
   /// Sampled blocks: instructions per class as warps issue them (a basic block costs a warp
   /// once per execution by its busiest lane) and as threads execute them.
   std::array<double, abi::ClassCount> sampledWarpClasses{}, sampledThreadClasses{};
+  /// Dependent-chain steps (abi::ChainColumn) of all blocks, counted per thread; and of the
+  /// sampled blocks, per warp (busiest lane) and per thread.
+  double chainThreads = 0, sampledWarpChain = 0, sampledThreadChain = 0;
   /// Sampled blocks: distinct global sectors and sector accesses (coalesced per warp) of
   /// their first accesses, for reuse in the multiprocessor's L1.
   uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0, sampledTracedBlocks = 0;
@@ -230,6 +235,7 @@ struct BlockCounters {
   std::vector<uint64_t> sectorTrace;       // sampling: the block's first global sectors
   std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
+  double warpChain = 0, threadChain = 0; // sampling: dependent-chain steps (abi::ChainColumn)
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
   uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
   static constexpr unsigned Samples = abi::SampledInstances;
@@ -241,9 +247,10 @@ struct BlockCounters {
   }
   /// What the light variant's block executions stand for: each block's instructions per
   /// class (the table's row times its executions) and the executions of the shared-memory
-  /// sites it holds (TimingSiteBlocksSymbol); added to `classes` and `into`.
+  /// sites it holds (TimingSiteBlocksSymbol) and their dependent-chain steps; added to
+  /// `classes`, `into` and `chainThreads`.
   void addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
-                      std::vector<SiteStats> &into) const;
+                      std::vector<SiteStats> &into, double &chainThreads) const;
   uint32_t blockCount = 0;
 
   /// Prepares for block `linearBlock` of `launch` (with `sharedBytes` of shared memory at
