@@ -122,3 +122,14 @@
 #define musaGraphLaunch cudaGraphLaunch
 #define musaGraphExecDestroy cudaGraphExecDestroy
 #define musaGraphDestroy cudaGraphDestroy
+
+// Also used by the timing-validation suites (tests/validation/cuda/musa_runtime.h)
+#define musaMemcpyKind cudaMemcpyKind
+#define musaMemcpyHostToHost cudaMemcpyHostToHost
+#define musaMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define musaMemcpyDefault cudaMemcpyDefault
+#define musaPeekAtLastError cudaPeekAtLastError
+#define musaMemcpyAsync cudaMemcpyAsync
+#define musaStreamSynchronize cudaStreamSynchronize
+#define musaSetDevice cudaSetDevice
+#define musaGetDevice cudaGetDevice
