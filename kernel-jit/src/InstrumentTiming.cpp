@@ -309,7 +309,7 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   if (auto *arg = dyn_cast<Argument>(object); arg && arg->hasByValAttr())
     return nullptr; // a kernel parameter passed by value: an operand from the constant bank
   if (auto *g = dyn_cast<GlobalVariable>(object);
-      g && g->hasMetadata("musa.constant") && !(info & ~0xffffu))
+      g && g->hasMetadata("musa.constant") && !isa<StoreInst>(I) && !(info & sim::abi::AccessAtomic))
     info |= sim::abi::AccessConstant; // a load from a __constant__ variable (RetargetToHost)
   if (auto *arg = dyn_cast<Argument>(object); arg && arg == getContextArg(*const_cast<Function *>(arg->getParent())))
     return nullptr; // a special register (threadIdx, ...) lowered to a context field

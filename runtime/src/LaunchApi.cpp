@@ -208,9 +208,10 @@ void PreparedLaunch::run(bool graphNode) const {
   // The host's share of the launch overhead passed on the host before the kernel was
   // submitted (Device::hostLaunchCall): the compute engine is busy for the rest. A graph's
   // kernel nodes cost graph_kernel_node_us each instead.
-  row.ns = row.estimate.ns - profile.hostLaunchUs * 1000;
-  if (graphNode && profile.graphKernelNodeUs >= 0)
-    row.ns = row.estimate.ns - (profile.kernelLaunchUs - profile.graphKernelNodeUs) * 1000;
+  const double beforeUs = graphNode && profile.graphKernelNodeUs >= 0
+                              ? profile.kernelLaunchUs - profile.graphKernelNodeUs
+                              : profile.hostLaunchUs;
+  row.ns = row.estimate.ns - beforeUs * 1000;
   // A grid that fills fewer block slots than the GPU has leaves the rest to kernels of
   // other streams (Timing.h, DeviceClock).
   const double blocks = double(launch.grid.x) * launch.grid.y * launch.grid.z;

@@ -41,7 +41,7 @@ double DeviceClock::place(Engine engine, double readyNs, double durationNs, doub
   std::lock_guard lock(mutex_);
   int k = slot(engine);
   double start;
-  if (k == 0) {
+  if (k == 0) { // the compute engine: shares (compute_), not freeAt_[0]
     start = placeShared(readyNs, durationNs, std::clamp(share, 1e-6, 1.0));
   } else {
     start = std::max(readyNs, freeAt_[k]);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "../probe.h"
 #include <vector>
 
 #define CHECK(x)                                                                             \
@@ -25,25 +26,6 @@
       return 1;                                                                              \
     }                                                                                        \
   } while (0)
-
-static cudaEvent_t ea, eb;
-template <typename F> static float median_us(F op) {
-  op();
-  op();
-  cudaDeviceSynchronize();
-  std::vector<float> t;
-  for (int r = 0; r < 9; ++r) {
-    cudaEventRecord(ea);
-    op();
-    cudaEventRecord(eb);
-    cudaEventSynchronize(eb);
-    float ms;
-    cudaEventElapsedTime(&ms, ea, eb);
-    t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[4];
-}
 
 __global__ void cas_loop(float *slots, int nslots, int n, int blocked) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -98,8 +80,6 @@ __global__ void local_walk_uniform(const int *idx, float *out, int n, int reads)
 }
 
 int main() {
-  CHECK(cudaEventCreate(&ea));
-  CHECK(cudaEventCreate(&eb));
   // Pitched device-to-device copies.
   {
     char *a, *b;

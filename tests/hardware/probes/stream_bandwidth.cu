@@ -9,26 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "../probe.h"
 #include <vector>
-
-static cudaEvent_t ea, eb;
-template <typename F> static float median_us(F op) {
-  op();
-  op();
-  cudaDeviceSynchronize();
-  std::vector<float> t;
-  for (int r = 0; r < 9; ++r) {
-    cudaEventRecord(ea);
-    op();
-    cudaEventRecord(eb);
-    cudaEventSynchronize(eb);
-    float ms;
-    cudaEventElapsedTime(&ms, ea, eb);
-    t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[4];
-}
 
 __global__ void copy1(const float *in, float *out, size_t n) {
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
@@ -56,8 +38,6 @@ __global__ void sum4(const float4 *in, float *out, size_t n4) {
 }
 
 int main() {
-  cudaEventCreate(&ea);
-  cudaEventCreate(&eb);
   std::printf("# nvcc -O3 -arch=sm_90 tests/hardware/probes/stream_bandwidth.cu -o /tmp/sb && /tmp/sb\n");
   std::printf("# GB/s counts the bytes the kernel reads plus the bytes it writes\n");
   size_t most = size_t(2) << 30;

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include "../probe.h"
 #include <vector>
 
 #define CHECK(x)                                                                             \
@@ -28,25 +29,6 @@
       std::exit(1);                                                                          \
     }                                                                                        \
   } while (0)
-
-static cudaEvent_t ea, eb;
-template <typename F> static float median_us(F op) {
-  op();
-  op();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int r = 0; r < 9; ++r) {
-    CHECK(cudaEventRecord(ea));
-    op();
-    CHECK(cudaEventRecord(eb));
-    CHECK(cudaEventSynchronize(eb));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, ea, eb));
-    t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[4];
-}
 
 __constant__ float c_table[1024];
 
@@ -97,8 +79,6 @@ __global__ void fma_chain(float *out, int steps) {
 __global__ void empty_kernel() {}
 
 int main() {
-  CHECK(cudaEventCreate(&ea));
-  CHECK(cudaEventCreate(&eb));
   std::printf("# nvcc -O3 -arch=sm_90 tests/hardware/probes/workload_probe.cu -o /tmp/wp && /tmp/wp\n");
   const int n = 1 << 22;
   float *f;
