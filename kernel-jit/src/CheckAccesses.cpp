@@ -4,6 +4,12 @@
 //  - Shared memory out of range: an access through a pointer into the block's shared memory
 //    that reaches past its end (static plus dynamic bytes); the GPU reports an illegal
 //    address. (Below its start the H200 reports nothing, and neither do we.)
+//  - Host memory the device cannot reach (only with MUSA_SIM_MEMCHECK=1, as the shared-memory
+//    bound): an access through a pointer that is not statically shared, local, a global
+//    variable or a by-value parameter asks the runtime (__musa_sim_check_address) whether the
+//    address is device memory, the block's shared memory, the thread's stack, or host memory
+//    allocated or registered through the runtime; pageable host memory faults, as on the H200
+//    (pageableMemoryAccess = 0 there). The call keeps such loops scalar: memcheck's cost.
 // Each check ORs bits into a local instead of branching, added to ctx->accessFaults at the
 // function's returns and before its calls, so thread loops still vectorise (the flags become a reduction); the
 // executor reads them after the block and ends the launch with the fault. Accesses whose alignment the optimiser can prove are not checked.
@@ -31,7 +37,17 @@ bool isRuntimeMemory(Value *ptr, Argument *ctx) {
   return contextFieldOf(ptr, ctx) && !isSharedPointer(ptr, ctx);
 }
 
-void checkFunction(Function &F, Argument *ctx, bool checkShared) {
+/// Whether an access through `ptr` may reach host memory: not a global variable's (device
+/// memory the JIT placed), nor a stack object's or a by-value parameter's.
+bool mayBeHostMemory(Value *ptr) {
+  const Value *object = getUnderlyingObject(ptr);
+  if (isa<GlobalVariable>(object) || isa<AllocaInst>(object))
+    return false;
+  const auto *arg = dyn_cast<Argument>(object);
+  return !arg || !arg->hasByValAttr();
+}
+
+void checkFunction(Function &F, Argument *ctx, bool memcheck) {
   const DataLayout &DL = F.getDataLayout();
   struct Access {
     Instruction *I;
@@ -55,6 +71,8 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
   IRBuilder<> entry(&*F.getEntryBlock().getFirstInsertionPt());
   AllocaInst *local = entry.CreateAlloca(i64, nullptr, "musa.faults");
   entry.CreateStore(entry.getInt64(0), local);
+  FunctionCallee checkAddress = F.getParent()->getOrInsertFunction(
+      sim::abi::CheckAddressFn, i64, PointerType::getUnqual(C), ctx->getType());
   for (auto [I, ptr, info] : accesses) {
     uint64_t size = info & 0xffff, align = std::min<uint64_t>(size, 4);
     // Shared memory is checked only on request: its bounds test costs kernels that tile in
@@ -62,8 +80,9 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
     // only a byte-offset cast could misalign an access there: not checked either.
     bool shared = isSharedPointer(ptr, ctx);
     bool misalignable = !shared && align >= 2 && getKnownAlignment(ptr, DL, I).value() < align;
-    shared &= checkShared;
-    if (!misalignable && !shared)
+    bool host = memcheck && !shared && mayBeHostMemory(ptr);
+    shared &= memcheck;
+    if (!misalignable && !shared && !host)
       continue;
     IRBuilder<> b(I);
     auto field = [&](unsigned offset) {
@@ -83,6 +102,8 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
       faults = b.CreateOr(faults, b.CreateSelect(past, b.getInt64(sim::abi::AccessFaultSharedRange),
                                                  b.getInt64(0)));
     }
+    if (host)
+      faults = b.CreateOr(faults, b.CreateCall(checkAddress, {b.CreateIntToPtr(address, b.getPtrTy()), ctx}));
     b.CreateStore(b.CreateOr(b.CreateLoad(i64, local), faults), local);
   }
   // Flushed at returns and before calls: a barrier is a call here, so the local never lives
@@ -97,7 +118,8 @@ void checkFunction(Function &F, Argument *ctx, bool checkShared) {
   SmallVector<Instruction *, 16> points;
   for (Instruction &I : instructions(F)) {
     auto *call = dyn_cast<CallBase>(&I);
-    if (isa<ReturnInst>(I) || (call && !isa<IntrinsicInst>(call) && !call->isInlineAsm()))
+    if (isa<ReturnInst>(I) || (call && !isa<IntrinsicInst>(call) && !call->isInlineAsm() &&
+                               call->getCalledFunction() != checkAddress.getCallee()))
       points.push_back(&I);
   }
   for (Instruction *I : points)
@@ -110,7 +132,7 @@ PreservedAnalyses CheckAccessesPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!F.isDeclaration())
       if (Argument *ctx = getContextArg(F))
-        checkFunction(F, ctx, sharedBounds);
+        checkFunction(F, ctx, memcheck);
   return PreservedAnalyses::none();
 }
 

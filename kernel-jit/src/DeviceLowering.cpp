@@ -13,7 +13,7 @@ namespace musa::jit {
 
 std::string lowerDeviceModule(Module &M, const std::string &triple,
                               const std::string &dataLayout, bool instrument,
-                              bool sharedBounds) {
+                              bool memcheck) {
   // The passes use no analyses, so they run directly rather than through a pass manager
   // (which would need the whole analysis registry for nothing).
   ModuleAnalysisManager MAM;
@@ -24,7 +24,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   LowerDeviceCallsPass().run(M, MAM);
   if (instrument)
     InstrumentTimingPass().run(M, MAM);
-  CheckAccessesPass{{}, sharedBounds}.run(M, MAM);
+  CheckAccessesPass{{}, memcheck}.run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
   FormBarrierRegionsPass().run(M, MAM);
 

@@ -9,6 +9,7 @@
 #include "musa/jit/ObjectCache.h"
 #include "musa/sim/Timing.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -20,6 +21,7 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -56,7 +58,8 @@ std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
       CodeGenOptLevel::Aggressive));
 }
 
-/// MUSA_SIM_MEMCHECK=1: kernels also check shared-memory bounds (CheckAccesses.cpp).
+/// MUSA_SIM_MEMCHECK=1: kernels also check shared-memory bounds and host addresses
+/// (CheckAccesses.cpp).
 bool memcheckOn() {
   static const bool on = [] {
     const char *v = std::getenv("MUSA_SIM_MEMCHECK");
@@ -159,6 +162,7 @@ const Builtin Builtins[] = {
     {sim::abi::SmIdFn, reinterpret_cast<void *>(&__musa_sim_smid)},
     {sim::abi::SmCountFn, reinterpret_cast<void *>(&__musa_sim_nsmid)},
     {sim::abi::IsLocalFn, reinterpret_cast<void *>(&__musa_sim_is_local)},
+    {sim::abi::CheckAddressFn, reinterpret_cast<void *>(&__musa_sim_check_address)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
     {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
 };
@@ -235,10 +239,13 @@ std::string KernelJit::cacheKey(std::string_view bitcode) const {
   std::string salt = std::string(LoweringVersion) + "|" LLVM_VERSION_STRING "|" + hostCpu_ +
                      "|" + hostFeatures_ + (sim::timingModelOn() ? "|timing" : "") +
                      (memcheckOn() ? "|memcheck" : "");
-  char key[40];
-  std::snprintf(key, sizeof key, "%016" PRIx64 "%016" PRIx64, fnv1a(bitcode),
-                fnv1a(salt, fnv1a(bitcode) ^ 0x9e3779b97f4a7c15ull));
-  return key;
+  // BLAKE3 of what decides the object: the lowering (hashed from its sources at build time),
+  // LLVM, the host CPU, the modes compiled in, and the bitcode. 128 bits: 32 hex digits.
+  BLAKE3 hasher;
+  hasher.update(salt);
+  hasher.update(StringRef("\0", 1));
+  hasher.update(StringRef(bitcode.data(), bitcode.size()));
+  return toHex(hasher.final<16>(), /*LowerCase=*/true);
 }
 
 JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {

@@ -43,15 +43,24 @@ SmallVector<GlobalVariable *, 8> sharedVariablesOf(Function &K) {
     Function *F = work.pop_back_val();
     if (!seen.insert(F).second || F->isDeclaration())
       continue;
-    for (Instruction &I : instructions(*F)) {
-      for (Value *op : I.operands()) {
-        Value *stripped = op->stripPointerCasts();
-        if (auto *G = dyn_cast<GlobalVariable>(stripped);
-            G && G->getAddressSpace() == SharedAddrSpace && !is_contained(used, G))
-          used.push_back(G);
-        if (auto *callee = dyn_cast<Function>(stripped))
-          work.push_back(callee);
-      }
+    // Operands and the constant expressions inside them: a variable whose address reaches
+    // inline assembly as an integer (ptrtoint of an addrspacecast) is used as much as one
+    // loaded from directly.
+    SmallVector<Value *, 16> values;
+    for (Instruction &I : instructions(*F))
+      values.append(I.op_begin(), I.op_end());
+    SmallPtrSet<Value *, 32> visited;
+    while (!values.empty()) {
+      Value *v = values.pop_back_val();
+      if (!visited.insert(v).second)
+        continue;
+      if (auto *G = dyn_cast<GlobalVariable>(v);
+          G && G->getAddressSpace() == SharedAddrSpace && !is_contained(used, G))
+        used.push_back(G);
+      else if (auto *callee = dyn_cast<Function>(v))
+        work.push_back(callee);
+      else if (auto *expr = dyn_cast<ConstantExpr>(v))
+        values.append(expr->op_begin(), expr->op_end());
     }
   }
   return used;

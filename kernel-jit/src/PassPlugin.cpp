@@ -47,7 +47,7 @@ bool addPass(StringRef name, ModulePassManager &MPM) {
     MPM.addPass(InstrumentTimingPass());
   else if (name == "musa-check-accesses")
     MPM.addPass(CheckAccessesPass());
-  else if (name == "musa-check-accesses-shared") // as with MUSA_SIM_MEMCHECK=1
+  else if (name == "musa-check-accesses-memcheck") // as with MUSA_SIM_MEMCHECK=1
     MPM.addPass(CheckAccessesPass{{}, true});
   else if (name == "musa-emit-thunks")
     MPM.addPass(EmitKernelThunksPass());

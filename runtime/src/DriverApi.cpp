@@ -552,7 +552,7 @@ MUresult muModuleGetGlobal(MUdeviceptr *dptr, size_t *bytes, MUmodule hmod, cons
                                                             name, address, size))
     return toResult(e);
   // Device memory to copies and memsets from now on, as a runtime symbol's is.
-  musa::rt::Runtime::get().registerSymbolRange(static_cast<char *>(address), size);
+  musa::rt::Runtime::registerSymbolRange(static_cast<char *>(address), size);
   if (dptr)
     *dptr = MUdeviceptr(uintptr_t(address));
   if (bytes)

@@ -1,5 +1,6 @@
 // Fat-binary registration (the ABI clang's CUDA mode and mcc emit) and lazy kernel JIT.
 #include "FatBinaryRegistry.h"
+#include "Runtime.h"
 
 #include "musa/jit/FatBinary.h"
 
@@ -65,6 +66,17 @@ unsigned FatBinaryRegistry::firstArch() const {
   return 0;
 }
 
+void FatBinaryRegistry::registerVariables(const Image &image) {
+  // Kernels may reach a variable through any pointer: MUSA_SIM_MEMCHECK's address test finds
+  // them among the symbol ranges.
+  for (auto &[host, var] : variables_) {
+    void *address = nullptr;
+    if (var.image == &image &&
+        jit::KernelJit::instance().lookupSymbol(image.module, var.deviceName, address).ok())
+      Runtime::registerSymbolRange(static_cast<char *>(address), var.size);
+  }
+}
+
 const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
   if (image.loaded)
     return image.loadError;
@@ -74,6 +86,8 @@ const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
     if (!result.ok()) {
       image.loadError = result.error;
       std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
+    } else {
+      registerVariables(image);
     }
     return image.loadError;
   }
@@ -94,6 +108,8 @@ const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
     member->loaded = true;
     member->module = linked;
     member->loadError = result.error;
+    if (result.ok())
+      registerVariables(*member);
   }
   return image.loadError;
 }

@@ -94,6 +94,8 @@ private:
     size_t size;
     bool constant;
   };
+  /// Registers the device addresses of `image`'s variables with the runtime (symbol ranges).
+  void registerVariables(const Image &image);
   /// Compiles an image on first use; returns its load error (empty when loaded).
   const std::string &ensureLoaded(Image &image);
   /// The live driver-API module `handle` names, or null.

@@ -118,6 +118,7 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   config.multiprocessors = uint32_t(std::max(1, device.profile().multiProcessorCount));
   config.cooperative = cooperative;
   config.heap = &device.heap;
+  config.hostAccessible = &Runtime::kernelReachable;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",

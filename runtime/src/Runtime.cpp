@@ -201,6 +201,29 @@ std::optional<Runtime::HostRange> Runtime::findHost(const void *p) {
   return it->second;
 }
 
+namespace {
+/// Address ranges that are not device allocations but count as device memory: device
+/// variables (symbols), and runtime records device code reads. Independent of the Runtime
+/// object, so the fat-binary registry can add ranges before the runtime exists (its
+/// construction asks that registry for the device code's architecture), and never destroyed.
+struct RangeTables {
+  std::mutex mutex;
+  std::map<uintptr_t, size_t> symbols, kernelReadable;
+  static RangeTables &get() {
+    static RangeTables *tables = new RangeTables;
+    return *tables;
+  }
+  /// The range of `ranges` holding `p`, if any (under `mutex`).
+  static std::optional<std::pair<uintptr_t, size_t>> holding(const std::map<uintptr_t, size_t> &ranges,
+                                                               const void *p) {
+    auto it = ranges.upper_bound(uintptr_t(p));
+    if (it == ranges.begin() || uintptr_t(p) >= std::prev(it)->first + std::prev(it)->second)
+      return std::nullopt;
+    return *std::prev(it);
+  }
+};
+} // namespace
+
 std::optional<Runtime::DevicePointer> Runtime::findDevicePointer(const void *p) {
   if (Device *d = deviceOwning(p)) {
     auto range = d->memory().find(p);
@@ -208,20 +231,43 @@ std::optional<Runtime::DevicePointer> Runtime::findDevicePointer(const void *p) 
       return std::nullopt;
     return DevicePointer{d, *range};
   }
-  std::lock_guard lock(symbolsMutex_);
-  auto it = symbols_.upper_bound(uintptr_t(p));
-  if (it == symbols_.begin())
-    return std::nullopt;
-  --it;
-  if (uintptr_t(p) >= it->first + it->second || !currentDevice())
+  RangeTables &t = RangeTables::get();
+  std::optional<std::pair<uintptr_t, size_t>> symbol;
+  {
+    std::lock_guard lock(t.mutex);
+    symbol = RangeTables::holding(t.symbols, p);
+  }
+  if (!symbol || !currentDevice())
     return std::nullopt;
   return DevicePointer{currentDevice(),
-                       {reinterpret_cast<char *>(it->first), it->second, SymbolAllocation}};
+                       {reinterpret_cast<char *>(symbol->first), symbol->second, SymbolAllocation}};
+}
+
+bool Runtime::kernelReachable(const void *p) {
+  Runtime &rt = get();
+  if (rt.deviceOwning(p) || rt.findHost(p))
+    return true;
+  RangeTables &t = RangeTables::get();
+  std::lock_guard lock(t.mutex);
+  return RangeTables::holding(t.symbols, p) || RangeTables::holding(t.kernelReadable, p);
+}
+
+void Runtime::registerKernelReadable(const void *base, size_t size) {
+  RangeTables &t = RangeTables::get();
+  std::lock_guard lock(t.mutex);
+  t.kernelReadable[uintptr_t(base)] = size;
+}
+
+void Runtime::unregisterKernelReadable(const void *base) {
+  RangeTables &t = RangeTables::get();
+  std::lock_guard lock(t.mutex);
+  t.kernelReadable.erase(uintptr_t(base));
 }
 
 void Runtime::registerSymbolRange(char *base, size_t size) {
-  std::lock_guard lock(symbolsMutex_);
-  symbols_[uintptr_t(base)] = size;
+  RangeTables &t = RangeTables::get();
+  std::lock_guard lock(t.mutex);
+  t.symbols[uintptr_t(base)] = size;
 }
 
 } // namespace musa::rt

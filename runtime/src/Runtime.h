@@ -328,7 +328,15 @@ public:
   std::optional<DevicePointer> findDevicePointer(const void *p);
   /// Makes a device variable's storage count as device memory (copies, pointer queries).
   /// Variables live in the JIT'd code's data, one copy shared by all simulated devices.
-  void registerSymbolRange(char *base, size_t size);
+  static void registerSymbolRange(char *base, size_t size);
+  /// Whether a kernel may access `p` (MUSA_SIM_MEMCHECK=1 asks for addresses outside the
+  /// thread's stack and shared memory): device memory of any device, pinned, mapped or
+  /// registered host memory, or a device variable. Pageable host memory is not.
+  static bool kernelReachable(const void *p);
+  /// Runtime memory device code reads (or writes) directly although no API call hands it out as device
+  /// memory (texture and surface records): reachable for kernelReachable, nothing else.
+  static void registerKernelReadable(const void *base, size_t size);
+  static void unregisterKernelReadable(const void *base);
 
 private:
   Runtime();
@@ -336,8 +344,6 @@ private:
   std::string initError_;
   std::mutex hostMutex_;
   std::map<uintptr_t, HostRange> host_;
-  std::mutex symbolsMutex_;
-  std::map<uintptr_t, size_t> symbols_;
 };
 
 } // namespace musa::rt

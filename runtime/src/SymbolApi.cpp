@@ -17,7 +17,7 @@ musaError_t symbolRange(const void *symbol, size_t offset, size_t count, char *&
   size_t size = 0;
   if (musaError_t e = FatBinaryRegistry::get().findVariable(symbol, address, size))
     return e;
-  Runtime::get().registerSymbolRange(static_cast<char *>(address), size);
+  Runtime::registerSymbolRange(static_cast<char *>(address), size);
   if (offset > size || count > size - offset)
     return musaErrorInvalidValue;
   at = static_cast<char *>(address) + offset;

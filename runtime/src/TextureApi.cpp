@@ -13,7 +13,7 @@
 #include "musa_texture_functions.h"
 
 #include <algorithm>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -42,7 +42,11 @@ struct Slot {
 /// Every record ever made (stable addresses), the live ones by handle, and the free ones.
 struct SlotTable {
   std::mutex mutex;
-  std::deque<Slot> slots;
+  // Slots in chunks of stable addresses, each registered as memory kernels may read (the
+  // records are what device code reads; MUSA_SIM_MEMCHECK's host-memory test accepts them).
+  static constexpr size_t ChunkSlots = 256;
+  std::vector<std::unique_ptr<Slot[]>> chunks;
+  size_t used = 0; // slots handed out from the last chunk
   std::unordered_map<unsigned long long, Slot *> live;
   std::vector<Slot *> free;
   static SlotTable &get() {
@@ -53,7 +57,12 @@ struct SlotTable {
     std::lock_guard lock(mutex);
     Slot *s;
     if (free.empty()) {
-      s = &slots.emplace_back();
+      if (chunks.empty() || used == ChunkSlots) {
+        chunks.push_back(std::make_unique<Slot[]>(ChunkSlots));
+        used = 0;
+        Runtime::registerKernelReadable(chunks.back().get(), ChunkSlots * sizeof(Slot));
+      }
+      s = &chunks.back()[used++];
     } else {
       s = free.back();
       free.pop_back();

@@ -196,6 +196,7 @@ LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint6
 
   BlockRun run;
   run.launch = &launch;
+  firstHostAccessFault = nullptr;
   BlockCounters *counters = nullptr;
   bool countersPerBlock = false;
   if (launch.counters) {
@@ -327,12 +328,20 @@ LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint6
     // Flagged by the checks CheckAccesses compiles in; which thread is not recorded.
     bool misaligned = faults & abi::AccessFaultMisaligned;
     run.outcome.fault = misaligned ? FaultKind::MisalignedAddress : FaultKind::IllegalAddress;
-    run.outcome.message =
-        "kernel '" + demangle(kernel.name) + "' block " + dims(base.ctaid) +
-        (misaligned ? ": misaligned address (an access of N bytes at an address not a multiple "
-                      "of min(N, 4))"
-                    : ": illegal address: a shared memory access past the block's " +
-                          std::to_string(base.sharedLimit) + " bytes");
+    std::string what;
+    if (misaligned) {
+      what = "misaligned address (an access of N bytes at an address not a multiple of min(N, 4))";
+    } else if (faults & abi::AccessFaultHostMemory) {
+      char address[32];
+      std::snprintf(address, sizeof address, "%p", firstHostAccessFault);
+      what = std::string("illegal address: an access to host memory at ") + address +
+             " that was not allocated or registered through the runtime (pageable memory: the "
+             "device reports pageableMemoryAccess = 0)";
+    } else {
+      what = "illegal address: a shared memory access past the block's " +
+             std::to_string(base.sharedLimit) + " bytes";
+    }
+    run.outcome.message = "kernel '" + demangle(kernel.name) + "' block " + dims(base.ctaid) + ": " + what;
     return run.outcome;
   }
   const ThreadContext *who =

@@ -43,6 +43,9 @@ void runRegionBlock(void *arg);
 /// __isLocal() in region mode: whether `p` lies in the block's thread frames (what its threads
 /// keep across barriers lives there, not on the host stack).
 bool regionFrameHolds(const ThreadContext *ctx, const void *p);
+/// The first address on this worker thread that __musa_sim_check_address found unreachable
+/// (cleared by the executor before each block).
+extern thread_local const void *firstHostAccessFault;
 
 /// __activemask() in region mode: the caller's 32-lane quarter's lanes that have not exited.
 uint32_t regionActiveMask(ThreadContext *ctx);

@@ -1,5 +1,6 @@
 // Device builtins: __trap() and a failing assert() end the running block with a fault; the
-// device clocks, __nanosleep, %smid/%nsmid and the local-memory test of __isLocal.
+// device clocks, __nanosleep, %smid/%nsmid, the local-memory test of __isLocal and the
+// memcheck test of host addresses.
 #include "BlockRun.h"
 
 #include "musa/sim/FaultGuard.h"
@@ -100,6 +101,21 @@ extern "C" uint32_t __musa_sim_is_local(const void *p, ThreadContext *c) {
     return static_cast<const char *>(base) + size;
   }();
   return a >= sp && a < uintptr_t(top);
+}
+
+thread_local const void *musa::sim::firstHostAccessFault = nullptr;
+
+extern "C" uint64_t __musa_sim_check_address(const void *p, ThreadContext *c) {
+  // Device memory, the block's shared memory and the thread's stack first (no lock), then
+  // what the runtime knows of host memory.
+  const musa::sim::GridLaunch &launch = musa::sim::launchOf(c);
+  const char *a = static_cast<const char *>(p), *shared = static_cast<const char *>(c->shared);
+  if (!launch.hostAccessible || (a >= shared && a < shared + c->sharedLimit) ||
+      __musa_sim_is_local(p, c) || launch.hostAccessible(p))
+    return 0;
+  if (!musa::sim::firstHostAccessFault)
+    musa::sim::firstHostAccessFault = p;
+  return musa::sim::abi::AccessFaultHostMemory;
 }
 
 extern "C" void __musa_sim_nanosleep(uint32_t ns, ThreadContext *c) {

@@ -1,9 +1,10 @@
 ; CheckAccesses (as MUSA_SIM_MEMCHECK=1 runs it): a 4-byte load through a pointer of unknown
 ; alignment ORs its low two address bits into a local; a shared-memory store tests its end
 ; against ctx->sharedLimit (and not its alignment); the local reaches ctx->accessFaults
-; (offset 128) once, at the return. A byte access and an access to a known-aligned global are
-; not checked.
-; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-check-accesses-shared
+; (offset 128) once, at the return. Accesses through pointer arguments (of any size) ask the
+; runtime whether their address is reachable (host memory); the shared store and the global's
+; load do not. A byte access and an access to a known-aligned global are not alignment-checked.
+; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-check-accesses-memcheck
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -29,11 +30,14 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-LABEL: define void @k(
 ; CHECK: %musa.faults = alloca i64
 ; CHECK: and i64 {{.*}}, 3
+; CHECK: call i64 @__musa_sim_check_address(ptr {{.*}}, ptr %musa.ctx)
 ; CHECK: load i32, ptr %src
 ; CHECK: icmp sgt i64
 ; CHECK: select i1 {{.*}}, i64 256, i64 0
 ; CHECK: store i32 %v
 ; CHECK-NOT: and i64 {{.*}}, 3
+; CHECK: call i64 @__musa_sim_check_address(
 ; CHECK: load i8, ptr %bytes
+; CHECK-NOT: call i64 @__musa_sim_check_address(
 ; CHECK: getelementptr inbounds i8, ptr %musa.ctx, i32 128
 ; CHECK: ret void

@@ -151,9 +151,9 @@ struct FormBarrierRegionsPass : llvm::PassInfoMixin<FormBarrierRegionsPass> {
 struct EmitKernelThunksPass : llvm::PassInfoMixin<EmitKernelThunksPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
-/// Misaligned and shared-out-of-range accesses flagged in ctx->accessFaults (CheckAccesses.cpp).
+/// Misaligned, shared-out-of-range and (memcheck) host-memory accesses flagged in ctx->accessFaults (CheckAccesses.cpp).
 struct CheckAccessesPass : llvm::PassInfoMixin<CheckAccessesPass> {
-  bool sharedBounds = false; // also shared-memory bounds (MUSA_SIM_MEMCHECK=1)
+  bool memcheck = false; // also shared-memory bounds and host memory (MUSA_SIM_MEMCHECK=1)
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 /// Marks the innermost thread loops parallel (llvm.loop.parallel_accesses) where their memory
@@ -175,9 +175,9 @@ struct CloseLoopReductionsPass : llvm::PassInfoMixin<CloseLoopReductionsPass> {
 };
 
 /// Runs the passes in order (InstrumentTimingPass only if `instrument`; shared-memory bounds
-/// checks only if `sharedBounds`). Returns an error message, empty on success.
+/// and host-memory checks only if `memcheck`). Returns an error message, empty on success.
 std::string lowerDeviceModule(llvm::Module &M, const std::string &triple,
                               const std::string &dataLayout, bool instrument = false,
-                              bool sharedBounds = false);
+                              bool memcheck = false);
 
 } // namespace musa::jit

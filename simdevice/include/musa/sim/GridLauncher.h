@@ -80,6 +80,10 @@ struct GridLaunch {
   bool cooperative = false;
   /// The device's heap for malloc()/free() in kernels (null: they return null / fault).
   class DeviceHeap *heap = nullptr;
+  /// MUSA_SIM_MEMCHECK=1: whether kernels may access `p`, which is neither device memory of
+  /// this launch's kinds nor the thread's stack or shared memory (pinned, mapped, registered
+  /// or managed host memory, symbols). Null: every address is.
+  bool (*hostAccessible)(const void *p) = nullptr;
 };
 
 struct LaunchOutcome {

@@ -73,8 +73,12 @@ inline constexpr unsigned AccessFaultsOffset = offsetof(ThreadContext, accessFau
 /// bits are ORed in): an access of N bytes at an address not a
 /// multiple of min(N, 4) (where the H200 reports a misaligned address:
 /// tests/hardware/probes/fault_boundaries.h200.txt). SharedRange: an access reaching past the
-/// end of the block's shared memory (an illegal address there).
-inline constexpr uint64_t AccessFaultMisaligned = 0xff, AccessFaultSharedRange = 0x100;
+/// end of the block's shared memory (an illegal address there). HostMemory: with
+/// MUSA_SIM_MEMCHECK=1, an access to host memory the device cannot reach (pageable memory that
+/// was neither allocated nor registered through the runtime: the H200 reports an illegal
+/// address there, and pageableMemoryAccess reads 0).
+inline constexpr uint64_t AccessFaultMisaligned = 0xff, AccessFaultSharedRange = 0x100,
+                          AccessFaultHostMemory = 0x200;
 
 /// Instruction classes the timing instrumentation counts per basic block (thread-level
 /// dynamic counts). Memory accesses are not counted here: each one calls MemAccessFn.
@@ -153,6 +157,9 @@ inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
 inline constexpr const char *SmIdFn = "__musa_sim_smid";
 inline constexpr const char *SmCountFn = "__musa_sim_nsmid";
 inline constexpr const char *IsLocalFn = "__musa_sim_is_local";
+/// MUSA_SIM_MEMCHECK=1: the AccessFault bits of a device-memory access through a pointer the
+/// compiler cannot place (AccessFaultHostMemory if it reaches unregistered host memory).
+inline constexpr const char *CheckAddressFn = "__musa_sim_check_address";
 /// A thread's entry in the region loop's `resume` array: the region it enters next (0 the
 /// kernel's start, j the code after park point j), with RegionParked set while the point has
 /// not released it; RegionExited once it returned.
@@ -273,6 +280,7 @@ uint32_t __musa_sim_smid(musa::sim::ThreadContext *ctx);
 uint32_t __musa_sim_nsmid(musa::sim::ThreadContext *ctx);
 /// __isLocal(p): whether `p` is in the calling thread's stack (its local memory).
 uint32_t __musa_sim_is_local(const void *p, musa::sim::ThreadContext *ctx);
+uint64_t __musa_sim_check_address(const void *p, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 /// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
