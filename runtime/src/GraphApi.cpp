@@ -11,46 +11,16 @@ using namespace musa::rt::graphs;
 
 namespace musa::rt::graphs {
 
-graph::Graph *findGraph(musaGraph_t handle) {
-  auto &t = GraphTables::get();
-  std::lock_guard lock(t.mutex);
-  auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
-  if (it != t.graphs.end())
-    return it->second.get();
-  // A child graph node's embedded graph, handed out by musaGraphChildGraphNodeGetGraph: it
-  // can be queried (not destroyed) while its parent lives.
-  auto *candidate = reinterpret_cast<const graph::Graph *>(handle);
-  for (auto &[raw, g] : t.graphs)
-    for (auto &n : g->nodes())
-      if (n->child.get() == candidate)
-        return n->child.get();
-  return nullptr;
-}
+graph::Graph *findGraph(musaGraph_t handle) { return graph::Registry::get().find(handle); }
 
 std::shared_ptr<graph::GraphExec> findExec(musaGraphExec_t handle) {
-  auto &t = GraphTables::get();
-  std::lock_guard lock(t.mutex);
-  auto it = t.execs.find(reinterpret_cast<const graph::GraphExec *>(handle));
-  return it == t.execs.end() ? nullptr : it->second;
+  return graph::Registry::get().findExec(handle);
 }
 
-/// A node of any live graph (not of child copies), or null.
-graph::Node *findNode(musaGraphNode_t handle) {
-  auto *node = reinterpret_cast<graph::Node *>(handle);
-  auto &t = GraphTables::get();
-  std::lock_guard lock(t.mutex);
-  for (auto &[raw, g] : t.graphs)
-    if (g->owns(node))
-      return node;
-  return nullptr;
-}
+graph::Node *findNode(musaGraphNode_t handle) { return graph::Registry::get().findNode(handle); }
 
 musaGraph_t adopt(std::unique_ptr<graph::Graph> g) {
-  auto &t = GraphTables::get();
-  std::lock_guard lock(t.mutex);
-  graph::Graph *raw = g.get();
-  t.graphs[raw] = std::move(g);
-  return reinterpret_cast<musaGraph_t>(raw);
+  return reinterpret_cast<musaGraph_t>(graph::Registry::get().adopt(std::move(g)));
 }
 
 /// Checks handles of an add-node call and collects its dependencies.
@@ -165,22 +135,14 @@ musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
 musaError_t musaGraphDestroy(musaGraph_t handle) {
   MUSA_BACKEND_HOOK(musaGraphDestroy, handle);
   return apiCall([&] {
-    auto &t = GraphTables::get();
-    std::unique_ptr<graph::Graph> doomed;
-    {
-      std::lock_guard lock(t.mutex);
-      auto it = t.graphs.find(reinterpret_cast<const graph::Graph *>(handle));
-      if (it == t.graphs.end())
-        return musaErrorInvalidValue;
-      if (t.capturing.count(it->first))
-        return musaErrorIllegalState; // a stream is capturing into it
-      doomed = std::move(it->second);
-      t.graphs.erase(it);
-      t.conditions.erase(doomed.get());
+    switch (graph::Registry::get().destroy(handle)) {
+    case graph::Registry::DestroyResult::Destroyed:
+      return musaSuccess;
+    case graph::Registry::DestroyResult::Capturing:
+      return musaErrorIllegalState; // a stream is capturing into it
+    default:
+      return musaErrorInvalidValue;
     }
-    // Destroyed unlocked: conditional nodes release their body graphs through the table.
-    doomed.reset();
-    return musaSuccess;
   });
 }
 
@@ -461,13 +423,17 @@ musaError_t musaGraphConditionalHandleCreate(musaGraphConditionalHandle *handle,
     graph::Graph *graph = findGraph(g);
     if (!handle || !graph || (flags & ~unsigned(musaGraphCondAssignDefault)))
       return musaErrorInvalidValue;
-    auto cell = std::make_shared<ConditionCell>();
+    // The handle is the condition's address, which device code stores to: memory kernels
+    // may reach (MUSA_SIM_MEMCHECK) while the condition lives.
+    std::shared_ptr<graph::ConditionCell> cell(new graph::ConditionCell, [](auto *c) {
+      Runtime::unregisterKernelReadable(&c->value);
+      delete c;
+    });
+    Runtime::registerKernelReadable(&cell->value, sizeof cell->value);
     cell->defaultValue = defaultLaunchValue;
     cell->assignDefault = flags & musaGraphCondAssignDefault;
     cell->value = defaultLaunchValue;
-    auto &t = GraphTables::get();
-    std::lock_guard lock(t.mutex);
-    t.conditions[graph].push_back(cell);
+    graph::Registry::get().addCondition(graph, cell);
     // The handle is the condition's address: device code sets it with a plain store.
     *handle = reinterpret_cast<musaGraphConditionalHandle>(&cell->value);
     return musaSuccess;
@@ -513,24 +479,15 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
   }
   return apiCall([&] {
     const musaConditionalNodeParams &c = p->conditional;
-    // CUDA 12.8: IF takes one body or two (the second its ELSE), WHILE one, SWITCH any number.
-    bool sizeOk = c.type == musaGraphCondTypeIf      ? c.size == 1 || c.size == 2
-                  : c.type == musaGraphCondTypeWhile ? c.size == 1
-                  : c.type == musaGraphCondTypeSwitch && c.size >= 1;
-    if (!sizeOk || !c.phGraph_out)
+    auto type = graph::ConditionalType(c.type);
+    if (!graph::validBodyCount(type, c.size) || !c.phGraph_out)
       return musaErrorInvalidValue;
     graph::Graph *parent;
     std::vector<graph::Node *> depNodes;
     if (musaError_t e = checkAdd(node, g, deps, numDeps, parent, depNodes))
       return e;
-    std::shared_ptr<ConditionCell> cell;
-    {
-      auto &t = GraphTables::get();
-      std::lock_guard lock(t.mutex);
-      for (auto &candidate : t.conditions[parent])
-        if (reinterpret_cast<musaGraphConditionalHandle>(&candidate->value) == c.handle)
-          cell = candidate;
-    }
+    std::shared_ptr<graph::ConditionCell> cell = graph::Registry::get().findCondition(
+        parent, reinterpret_cast<const void *>(c.handle));
     if (!cell)
       return musaErrorInvalidValue; // a handle of another graph, or none
     std::vector<musaGraph_t> handles;
@@ -543,9 +500,14 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t g, const musaGra
       for (musaGraph_t h : handles)
         musaGraphDestroy(h);
     };
+    // A faulted device ends the launch: a WHILE body that faulted stops looping.
+    Device *device = Runtime::get().currentDevice();
+    auto cancelled = [device] { return device && device->stickyError() != musaSuccess; };
     *node = reinterpret_cast<musaGraphNode_t>(parent->add(
         graph::NodeType::Conditional,
-        std::make_unique<ConditionalWork>(cell, c.type, std::move(bodies), release), depNodes));
+        std::make_unique<graph::ConditionalWork>(cell, type, std::move(bodies), release,
+                                                 cancelled),
+        depNodes));
     std::copy(handles.begin(), handles.end(), c.phGraph_out);
     return musaSuccess;
   });
@@ -578,13 +540,7 @@ musaError_t setExecNodeWork(musaGraphExec_t exec, musaGraphNode_t node, graph::N
 }
 graph::Graph *findUserGraph(musaGraph_t handle) { return findGraph(handle); }
 void setCapturing(musaGraph_t handle, bool capturing) {
-  auto &t = GraphTables::get();
-  std::lock_guard lock(t.mutex);
-  auto *g = reinterpret_cast<const graph::Graph *>(handle);
-  if (capturing)
-    t.capturing.insert(g);
-  else if (auto it = t.capturing.find(g); it != t.capturing.end())
-    t.capturing.erase(it);
+  graph::Registry::get().setCapturing(reinterpret_cast<const graph::Graph *>(handle), capturing);
 }
 void discardCapturedGraph(musaGraph_t handle) { musaGraphDestroy(handle); }
 } // namespace musa::rt

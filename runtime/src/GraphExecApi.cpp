@@ -35,11 +35,7 @@ musaError_t musaGraphInstantiateWithFlags(musaGraphExec_t *exec, musaGraph_t g,
     std::shared_ptr<graph::GraphExec> e = graph::GraphExec::instantiate(*graph, error);
     if (!e)
       return musaErrorInvalidValue;
-    auto &t = GraphTables::get();
-    std::lock_guard lock(t.mutex);
-    t.execs[e.get()] = e;
-    t.execFlags[e.get()] = flags;
-    *exec = reinterpret_cast<musaGraphExec_t>(e.get());
+    *exec = reinterpret_cast<musaGraphExec_t>(graph::Registry::get().adoptExec(e, flags));
     return musaSuccess;
   });
 }
@@ -62,12 +58,7 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
       return e;
     // Memory a previous launch allocated and never freed: refused, unless the graph was
     // instantiated with AutoFreeOnLaunch, which frees it now.
-    unsigned long long flags;
-    {
-      auto &t = GraphTables::get();
-      std::lock_guard lock(t.mutex);
-      flags = t.execFlags[exec.get()];
-    }
+    unsigned long long flags = graph::Registry::get().execFlags(exec.get());
     // The parameters as they are now: later updates reach only later launches.
     std::shared_ptr<const graph::GraphExec::Snapshot> launch = exec->snapshot();
     for (const auto &step : launch->steps) {
@@ -105,11 +96,7 @@ musaError_t musaGraphUpload(musaGraphExec_t handle, musaStream_t streamHandle) {
 musaError_t musaGraphExecDestroy(musaGraphExec_t handle) {
   MUSA_BACKEND_HOOK(musaGraphExecDestroy, handle);
   return apiCall([&] {
-    auto &t = GraphTables::get();
-    std::lock_guard lock(t.mutex);
-    t.execFlags.erase(reinterpret_cast<const graph::GraphExec *>(handle));
-    return t.execs.erase(reinterpret_cast<const graph::GraphExec *>(handle)) ? musaSuccess
-                                                                             : musaErrorInvalidValue;
+    return graph::Registry::get().destroyExec(handle) ? musaSuccess : musaErrorInvalidValue;
   });
 }
 

@@ -1,5 +1,4 @@
-// The graph API's shared pieces: the tables of live graphs and executable graphs, handle
-// lookups, and the node-work builders the add, set-params and update calls share.
+// The graph API's shared pieces: handle lookups in the graph layer's registry, and the node-work builders the add, set-params and update calls share.
 #pragma once
 
 #include "ApiShell.h"
@@ -8,11 +7,10 @@
 #include "Runtime.h"
 
 #include "musa/graph/GraphExec.h"
+#include "musa/graph/Registry.h"
 
 #include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -20,20 +18,7 @@ namespace musa::rt::graphs {
 
 namespace graph = musa::graph;
 
-/// Live graphs and executable graphs. Process-wide like every runtime table.
-struct GraphTables {
-  std::mutex mutex;
-  std::map<const graph::Graph *, std::unique_ptr<graph::Graph>> graphs;
-  std::map<const graph::GraphExec *, std::shared_ptr<graph::GraphExec>> execs;
-  std::map<const graph::Graph *, std::vector<std::shared_ptr<ConditionCell>>> conditions;
-  std::map<const graph::GraphExec *, unsigned long long> execFlags;
-  std::multiset<const graph::Graph *> capturing; // graphs streams capture into
-  static GraphTables &get() {
-    static GraphTables *tables = std::make_unique<GraphTables>().release();
-    return *tables;
-  }
-};
-
+/// Handles of the graph API, looked up in graph::Registry (live objects only).
 graph::Graph *findGraph(musaGraph_t handle);
 std::shared_ptr<graph::GraphExec> findExec(musaGraphExec_t handle);
 /// A node of any live graph (not of child copies), or null.

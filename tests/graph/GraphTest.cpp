@@ -2,6 +2,8 @@
 #include "musa/graph/GraphExec.h"
 #include "musa/graph/Update.h"
 
+#include "StepWork.h"
+
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
 
@@ -12,28 +14,9 @@
 #include <vector>
 
 using namespace musa::graph;
+using musa::graph::test::Log;
+using musa::graph::test::Step;
 
-namespace {
-/// Records the order nodes run in.
-struct Log {
-  std::mutex mutex;
-  std::vector<int> order;
-};
-class Step final : public NodeWork {
-public:
-  Step(Log &log, int id) : log_(log), id_(id) {}
-  std::unique_ptr<NodeWork> clone() const override { return std::make_unique<Step>(log_, id_); }
-  void run() override {
-    std::lock_guard lock(log_.mutex);
-    log_.order.push_back(id_);
-  }
-  std::string label() const override { return "step " + std::to_string(id_); }
-
-private:
-  Log &log_;
-  int id_;
-};
-} // namespace
 
 TEST(Graph, DiamondRunsInDependencyOrderEveryLaunch) {
   Log log;
