@@ -1,6 +1,8 @@
 // Stream capture: while a stream captures, work submitted to it becomes graph nodes instead of
 // running. A capture spreads to other streams that wait on an event recorded in it (fork) and
-// must be joined back into the origin stream before musaStreamEndCapture (join).
+// must be joined back into the origin stream before musaStreamEndCapture (join). The graph side
+// (each stream's tail of dependencies, the join rule) is graph::CaptureTail (graph/); this
+// layer keeps which streams capture, the capture modes and the errors they give.
 #pragma once
 
 #include "Runtime.h"

@@ -48,8 +48,7 @@ musaError_t Capture::addNode(Stream &stream, graph::NodeType type,
   std::lock_guard lock(capture->mutex);
   if (capture->invalidated)
     return musaErrorStreamCaptureInvalidated;
-  graph::Node *node = capture->graph->add(type, std::move(work), stream.captureDeps);
-  stream.captureDeps = {node};
+  stream.captureTail.append(*capture->graph, type, std::move(work));
   return musaSuccess;
 }
 
@@ -117,21 +116,6 @@ std::atomic<unsigned long long> nextCaptureId{1};
 
 using musa::rt::findUserGraph;
 
-/// Nodes from which `targets` can be reached (targets included).
-std::set<const graph::Node *> ancestors(const std::vector<graph::Node *> &targets) {
-  std::set<const graph::Node *> seen;
-  std::vector<const graph::Node *> work(targets.begin(), targets.end());
-  while (!work.empty()) {
-    const graph::Node *n = work.back();
-    work.pop_back();
-    if (!seen.insert(n).second)
-      continue;
-    for (const graph::Node *d : n->dependencies)
-      work.push_back(d);
-  }
-  return seen;
-}
-
 /// Detaches every stream of the device from `capture`; returns the streams' dependency tails
 /// other than the origin's.
 std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture> &capture) {
@@ -141,9 +125,10 @@ std::vector<graph::Node *> detach(Device &device, const std::shared_ptr<Capture>
       return;
     std::lock_guard lock(capture->mutex);
     if (&s != capture->origin)
-      otherTails.insert(otherTails.end(), s.captureDeps.begin(), s.captureDeps.end());
+      otherTails.insert(otherTails.end(), s.captureTail.nodes().begin(),
+                        s.captureTail.nodes().end());
     s.capture.store(nullptr);
-    s.captureDeps.clear();
+    s.captureTail.clear();
   };
   device.forEachStream(detachStream);
   return otherTails;
@@ -190,7 +175,7 @@ void Capture::streamDestroyed(Stream &stream) {
     capture->invalidated = true; // musaStreamEndCapture on the origin reports it
   }
   stream.capture.store(nullptr);
-  stream.captureDeps.clear();
+  stream.captureTail.clear();
 }
 
 void Capture::abandonAll(Device &device) {
@@ -250,9 +235,10 @@ static musaError_t beginCapture(musaStream_t handle, musaStreamCaptureMode mode,
   capture->origin = stream.get();
   capture->thread = std::this_thread::get_id();
   stream->capture = capture;
-  stream->captureDeps.clear();
-  for (size_t i = 0; into && i < numDeps; ++i)
-    stream->captureDeps.push_back(reinterpret_cast<graph::Node *>(deps[i]));
+  stream->captureTail.clear();
+  if (into)
+    stream->captureTail.merge({reinterpret_cast<graph::Node *const *>(deps),
+                               reinterpret_cast<graph::Node *const *>(deps) + numDeps});
   std::lock_guard lock(stream->device->capturesMutex);
   stream->device->captures.insert(capture);
   return musaSuccess;
@@ -286,18 +272,12 @@ musaError_t musaStreamUpdateCaptureDependencies(musaStream_t handle, musaGraphNo
     if (!capture)
       return musaErrorIllegalState;
     std::lock_guard lock(capture->mutex);
-    for (size_t i = 0; i < numDeps; ++i)
-      if (!capture->graph->owns(reinterpret_cast<graph::Node *>(deps[i])))
-        return musaErrorInvalidValue;
-    if (flags == musaStreamSetCaptureDependencies)
-      stream->captureDeps.clear();
-    for (size_t i = 0; i < numDeps; ++i) {
-      auto *node = reinterpret_cast<graph::Node *>(deps[i]);
-      if (std::find(stream->captureDeps.begin(), stream->captureDeps.end(), node) ==
-          stream->captureDeps.end())
-        stream->captureDeps.push_back(node);
-    }
-    return musaSuccess;
+    std::vector<graph::Node *> nodes(reinterpret_cast<graph::Node **>(deps),
+                                     reinterpret_cast<graph::Node **>(deps) + numDeps);
+    return stream->captureTail.update(*capture->graph, nodes,
+                                      flags == musaStreamSetCaptureDependencies)
+               ? musaSuccess
+               : musaErrorInvalidValue;
   });
 }
 
@@ -333,11 +313,10 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
     if (!capture->claimEnd())
       return musaErrorStreamCaptureInvalidated; // a reset or the origin's destruction ended it
     Device &device = *stream->device;
-    std::vector<graph::Node *> originTails = stream->captureDeps;
+    std::vector<graph::Node *> originTails = stream->captureTail.nodes();
     std::vector<graph::Node *> otherTails = finish(device, capture);
     *graphOut = nullptr;
     musaError_t result = musaSuccess;
-    std::set<const graph::Node *> joined = ancestors(originTails);
     bool invalidated;
     {
       std::lock_guard lock(capture->mutex);
@@ -345,9 +324,8 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
     }
     if (invalidated)
       result = musaErrorStreamCaptureInvalidated;
-    for (graph::Node *tail : otherTails)
-      if (!result && !joined.count(tail))
-        result = musaErrorStreamCaptureUnjoined; // forked work never joined back
+    if (!result && !graph::joinedBack(originTails, otherTails))
+      result = musaErrorStreamCaptureUnjoined; // forked work never joined back
     if (!result)
       *graphOut = capture->userGraph;
     else if (capture->ownsGraph)
@@ -379,9 +357,9 @@ musaError_t musaStreamGetCaptureInfo(musaStream_t handle, enum musaStreamCapture
     if (graph)
       *graph = reinterpret_cast<musaGraph_t>(capture->graph);
     if (deps)
-      *deps = reinterpret_cast<const musaGraphNode_t *>(stream->captureDeps.data());
+      *deps = reinterpret_cast<const musaGraphNode_t *>(stream->captureTail.nodes().data());
     if (numDeps)
-      *numDeps = stream->captureDeps.size();
+      *numDeps = stream->captureTail.nodes().size();
     return musaSuccess;
   });
 }

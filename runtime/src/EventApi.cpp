@@ -59,7 +59,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
       if (musaError_t e = Capture::addNode(*stream, musa::graph::NodeType::EventRecord,
                                            std::make_unique<EventWork>(handle, true)))
         return e;
-      deps = stream->captureDeps;
+      deps = stream->captureTail.nodes();
     } else {
       std::shared_ptr<Capture> capture = stream->capture.load();
       if (!capture)
@@ -67,7 +67,7 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
       std::lock_guard lock(capture->mutex);
       if (capture->invalidated)
         return musaErrorStreamCaptureInvalidated;
-      deps = stream->captureDeps;
+      deps = stream->captureTail.nodes();
     }
     std::lock_guard lock(event->mutex);
     event->capturedIn = stream->capture.load();
@@ -232,12 +232,9 @@ extern "C" musaError_t musaStreamWaitEvent(musaStream_t streamHandle, musaEvent_
       }
       if (!own) {
         stream->capture = capture;
-        stream->captureDeps.clear();
+        stream->captureTail.clear();
       }
-      for (musa::graph::Node *node : recorded)
-        if (std::find(stream->captureDeps.begin(), stream->captureDeps.end(), node) ==
-            stream->captureDeps.end())
-          stream->captureDeps.push_back(node);
+      stream->captureTail.merge(recorded);
       return musaSuccess;
     }
     auto stamp = currentStamp(*event);

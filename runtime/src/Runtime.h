@@ -8,6 +8,7 @@
 
 #include "MemoryPool.h"
 
+#include "musa/graph/Capture.h"
 #include "musa/graph/Graph.h"
 #include "musa/sim/DeviceHeap.h"
 #include "musa/sim/DeviceMemory.h"
@@ -122,9 +123,9 @@ struct Stream {
   sim::Timeline timeline;
   // Stream capture (Capture.h): the capture this stream records into, and the nodes the next
   // captured operation depends on. `capture` is atomic: any thread may ask whether a stream
-  // captures while another ends the capture; `captureDeps` is guarded by the capture's mutex.
+  // captures while another ends the capture; `captureTail` is guarded by the capture's mutex.
   std::atomic<std::shared_ptr<Capture>> capture;
-  std::vector<graph::Node *> captureDeps;
+  graph::CaptureTail captureTail;
 };
 
 /// The point an event marks in a stream: completed when the stream's work before it is done.
