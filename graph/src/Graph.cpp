@@ -99,6 +99,38 @@ bool Graph::removeEdge(Node *from, Node *to) {
   return true;
 }
 
+namespace {
+bool hasEdge(const Node *from, const Node *to) {
+  return std::find(to->dependencies.begin(), to->dependencies.end(), from) !=
+         to->dependencies.end();
+}
+} // namespace
+
+bool Graph::addEdges(const std::vector<Edge> &edges) {
+  for (auto [from, to] : edges)
+    if (!owns(from) || !owns(to) || from == to || hasEdge(from, to))
+      return false;
+  for (auto [from, to] : edges)
+    addEdge(from, to); // a pair given twice is added once
+  return true;
+}
+
+bool Graph::removeEdges(const std::vector<Edge> &edges) {
+  for (auto [from, to] : edges)
+    if (!owns(from) || !owns(to) || !hasEdge(from, to))
+      return false;
+  for (auto [from, to] : edges)
+    removeEdge(from, to);
+  return true;
+}
+
+bool Graph::validDependencies(const std::vector<Node *> &deps) const {
+  for (size_t i = 0; i < deps.size(); ++i)
+    if (!owns(deps[i]) || std::find(deps.begin(), deps.begin() + i, deps[i]) != deps.begin() + i)
+      return false;
+  return true;
+}
+
 std::vector<Node *> Graph::roots() const {
   std::vector<Node *> out;
   for (auto &n : nodes_)

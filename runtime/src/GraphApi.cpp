@@ -31,13 +31,18 @@ musaError_t checkAdd(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNo
   g = findGraph(handle);
   if (!g)
     return musaErrorInvalidValue;
-  for (size_t i = 0; i < numDeps; ++i) {
-    auto *d = reinterpret_cast<graph::Node *>(deps[i]);
-    if (!g->owns(d) || std::find(depNodes.begin(), depNodes.end(), d) != depNodes.end())
-      return musaErrorInvalidValue; // foreign or repeated dependency
-    depNodes.push_back(d);
-  }
-  return musaSuccess;
+  depNodes.assign(reinterpret_cast<graph::Node *const *>(deps),
+                  reinterpret_cast<graph::Node *const *>(deps) + numDeps);
+  return g->validDependencies(depNodes) ? musaSuccess : musaErrorInvalidValue;
+}
+
+std::vector<graph::Graph::Edge> edgeList(const musaGraphNode_t *from, const musaGraphNode_t *to,
+                                         size_t n) {
+  std::vector<graph::Graph::Edge> edges;
+  for (size_t i = 0; i < n; ++i)
+    edges.emplace_back(reinterpret_cast<graph::Node *>(from[i]),
+                       reinterpret_cast<graph::Node *>(to[i]));
+  return edges;
 }
 
 musaError_t addNode(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNode_t *deps,
@@ -269,15 +274,7 @@ musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
     graph::Graph *graph = findGraph(g);
     if (!graph || (n && (!from || !to)))
       return musaErrorInvalidValue;
-    for (size_t i = 0; i < n; ++i) { // validate all before changing any
-      auto *a = reinterpret_cast<graph::Node *>(from[i]), *b = reinterpret_cast<graph::Node *>(to[i]);
-      if (!graph->owns(a) || !graph->owns(b) || a == b ||
-          std::find(b->dependencies.begin(), b->dependencies.end(), a) != b->dependencies.end())
-        return musaErrorInvalidValue;
-    }
-    for (size_t i = 0; i < n; ++i)
-      graph->addEdge(reinterpret_cast<graph::Node *>(from[i]), reinterpret_cast<graph::Node *>(to[i]));
-    return musaSuccess;
+    return graph->addEdges(edgeList(from, to, n)) ? musaSuccess : musaErrorInvalidValue;
   });
 }
 
@@ -288,16 +285,7 @@ musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *fr
     graph::Graph *graph = findGraph(g);
     if (!graph || (n && (!from || !to)))
       return musaErrorInvalidValue;
-    for (size_t i = 0; i < n; ++i) {
-      auto *a = reinterpret_cast<graph::Node *>(from[i]), *b = reinterpret_cast<graph::Node *>(to[i]);
-      if (!graph->owns(a) || !graph->owns(b) ||
-          std::find(b->dependencies.begin(), b->dependencies.end(), a) == b->dependencies.end())
-        return musaErrorInvalidValue;
-    }
-    for (size_t i = 0; i < n; ++i)
-      graph->removeEdge(reinterpret_cast<graph::Node *>(from[i]),
-                        reinterpret_cast<graph::Node *>(to[i]));
-    return musaSuccess;
+    return graph->removeEdges(edgeList(from, to, n)) ? musaSuccess : musaErrorInvalidValue;
   });
 }
 

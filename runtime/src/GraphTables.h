@@ -27,6 +27,9 @@ musaGraph_t adopt(std::unique_ptr<graph::Graph> g);
 /// Checks handles of an add-node call and collects its dependencies.
 musaError_t checkAdd(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNode_t *deps,
                      size_t numDeps, graph::Graph *&g, std::vector<graph::Node *> &depNodes);
+/// The API's parallel from/to arrays as edges.
+std::vector<graph::Graph::Edge> edgeList(const musaGraphNode_t *from, const musaGraphNode_t *to,
+                                         size_t n);
 musaError_t addNode(musaGraphNode_t *out, musaGraph_t handle, const musaGraphNode_t *deps,
                     size_t numDeps, graph::NodeType type, std::unique_ptr<graph::NodeWork> work);
 std::string bytesLabel(const char *what, size_t bytes);

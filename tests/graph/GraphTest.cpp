@@ -297,3 +297,25 @@ TEST(GraphUpdate, TakeWorkCopiesTheNewWork) {
   EXPECT_EQ(static_cast<Tagged &>(*now->nodes()[1]->work).tag(), 5);
   EXPECT_NE(now->nodes()[1]->work, next->nodes()[1]->work); // a copy, not shared
 }
+
+TEST(Graph, EdgeBatchesChangeAllOrNothing) {
+  Graph g, other;
+  Node *a = g.add(NodeType::Empty, nullptr, {});
+  Node *b = g.add(NodeType::Empty, nullptr, {});
+  Node *c = g.add(NodeType::Empty, nullptr, {});
+  Node *stranger = other.add(NodeType::Empty, nullptr, {});
+  EXPECT_FALSE(g.addEdges({{a, b}, {c, c}}));        // a self edge: nothing added
+  EXPECT_FALSE(g.addEdges({{a, b}, {stranger, c}})); // a foreign node: nothing added
+  EXPECT_TRUE(g.edges().empty());
+  EXPECT_TRUE(g.addEdges({{a, b}, {b, c}}));
+  EXPECT_FALSE(g.addEdges({{a, c}, {a, b}})); // a->b exists: a->c not added either
+  EXPECT_EQ(g.edges().size(), 2u);
+  EXPECT_FALSE(g.removeEdges({{b, c}, {a, c}})); // no a->c: b->c stays
+  EXPECT_EQ(g.edges().size(), 2u);
+  EXPECT_TRUE(g.removeEdges({{b, c}}));
+  EXPECT_EQ(g.edges(), (std::vector<Graph::Edge>{{a, b}}));
+  EXPECT_TRUE(g.validDependencies({a, c}));
+  EXPECT_FALSE(g.validDependencies({a, a}));
+  EXPECT_FALSE(g.validDependencies({stranger}));
+  EXPECT_TRUE(g.validDependencies({}));
+}

@@ -85,6 +85,14 @@ public:
   bool addEdge(Node *from, Node *to);
   /// False if there is no such edge.
   bool removeEdge(Node *from, Node *to);
+  /// The API's batch forms (musaGraphAddDependencies / RemoveDependencies): every edge is
+  /// checked before any changes (both ends nodes of this graph; to add: distinct and not an
+  /// edge yet; to remove: an edge); false, and nothing changes, if one fails.
+  using Edge = std::pair<Node *, Node *>;
+  bool addEdges(const std::vector<Edge> &edges);
+  bool removeEdges(const std::vector<Edge> &edges);
+  /// Whether `deps` can be a new node's dependencies: nodes of this graph, none twice.
+  bool validDependencies(const std::vector<Node *> &deps) const;
 
   const std::vector<std::unique_ptr<Node>> &nodes() const { return nodes_; }
   std::vector<Node *> roots() const;
