@@ -149,6 +149,8 @@ const std::map<std::string, Setter> &fields() {
       {"cas_round_cycles", real(&DeviceProfile::casRoundCycles)},
       {"cas_line_cycles", real(&DeviceProfile::casLineCycles)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
+      {"block_launch_cycles", real(&DeviceProfile::blockLaunchCycles)},
+      {"warp_launch_cycles", real(&DeviceProfile::warpLaunchCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
       {"graph_kernel_node_us", real(&DeviceProfile::graphKernelNodeUs)},

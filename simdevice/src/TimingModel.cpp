@@ -256,6 +256,11 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     e.atomicCycles = std::max(e.atomicCycles, casRounds * p.casRoundCycles);
   }
 
+  // Block dispatch: the busiest multiprocessor takes its blocks one after another at the
+  // dispatch rate, however little each does (one-element-per-thread streams are bound here).
+  e.dispatchCycles =
+      blocksOnBusiest * std::max(p.blockLaunchCycles, warpsPerBlock * p.warpLaunchCycles);
+
   // A warp's chain includes its barrier waits; name the larger part.
   double chain = e.latencyCycles + e.barrierCycles;
   struct Term {
@@ -266,7 +271,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                {e.dramCycles, "memory bandwidth"},
                {e.l2Cycles, "memory bandwidth"},
                {chain, e.barrierCycles > e.latencyCycles ? "barrier" : "latency"},
-               {e.atomicCycles, "atomics"}};
+               {e.atomicCycles, "atomics"},
+               {e.dispatchCycles, "block launch"}};
   const Term *top = &terms[0];
   double sum = 0;
   for (const Term &t : terms) {

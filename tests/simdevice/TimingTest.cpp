@@ -310,3 +310,24 @@ TEST(Timing, DivergenceRaisesWarpInstructions) {
   EXPECT_DOUBLE_EQ(d.warpInstructions[musa::sim::abi::ClassInt], 32 * u.warpInstructions[musa::sim::abi::ClassInt]);
   EXPECT_GT(d.computeCycles, u.computeCycles);
 }
+
+// Blocks that do almost nothing are bound by the rate a multiprocessor takes new blocks (the
+// H200: one 256-thread block every 80 ns per SM, tests/hardware/probes/block_turnover.h200.txt);
+// the same work in few blocks is not.
+TEST(Timing, ManyTinyBlocksAreBoundByBlockLaunch) {
+  DeviceProfile p = profile("h200");
+  Fixture many(132 * 1000); // 1000 blocks on each multiprocessor, 4 integer ops a thread
+  many.counters->classes[musa::sim::abi::ClassInt] = uint64_t(132) * 1000 * 256 * 4;
+  KernelEstimate e = estimateKernel(p, many.launch, *many.counters);
+  EXPECT_EQ(e.limiter, "block launch");
+  EXPECT_NEAR(e.dispatchCycles, 1000 * p.blockLaunchCycles, 1);
+  Fixture few(132);
+  few.counters->classes[musa::sim::abi::ClassInt] = uint64_t(132) * 1000 * 256 * 4;
+  KernelEstimate f = estimateKernel(p, few.launch, *few.counters);
+  EXPECT_NE(f.limiter, "block launch");
+  EXPECT_LT(f.ns, e.ns);
+  // 1024-thread blocks: per warp, when that is more than per block.
+  many.launch.block = {1024, 1, 1};
+  EXPECT_NEAR(estimateKernel(p, many.launch, *many.counters).dispatchCycles,
+              1000 * 32 * p.warpLaunchCycles, 1);
+}

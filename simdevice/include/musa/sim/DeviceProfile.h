@@ -70,6 +70,11 @@ struct DeviceProfile {
   double casRoundCycles = 0;
   double casLineCycles = 0;
   double barrierCycles = 0;
+  /// Block dispatch: a multiprocessor takes a new block at most every blockLaunchCycles, or
+  /// warpLaunchCycles per warp of the block if that is more (the H200 starts 1.6 blocks a ns
+  /// device-wide whatever they do: tests/hardware/probes/block_turnover.h200.txt).
+  double blockLaunchCycles = 0;
+  double warpLaunchCycles = 0;
   double kernelLaunchUs = 0;       // launch overhead as events see it
   /// Of kernelLaunchUs, what the host's launch call takes: the host issues one launch per
   /// hostLaunchUs (a burst of launches runs at that rate), the GPU adds the rest per kernel.

@@ -307,7 +307,7 @@ struct KernelEstimate {
   double atomics = 0;
   // The terms the model compares (cycles); the largest names the limiter.
   double computeCycles = 0, sharedCycles = 0, dramCycles = 0, l2Cycles = 0,
-         latencyCycles = 0, barrierCycles = 0, atomicCycles = 0;
+         latencyCycles = 0, barrierCycles = 0, atomicCycles = 0, dispatchCycles = 0;
   std::string limiter;
 };
 
