@@ -19,7 +19,10 @@
 // `-gencode`, `-maxrregcount` and the like change nothing here and are accepted.
 // `--cuda-device-only` (also `-fatbin`, `-cubin`, `--offload-device-only`) writes only the
 // device image (our fat binary, `x.fatbin` unless -o says), which the driver API's
-// muModuleLoad loads. Anything
+// muModuleLoad loads. `--mcc=PATH` (or MUSA_SIM_MCC, or a real MUSA toolkit's mcc found on
+// PATH; `--mcc=none` turns that off) also compiles each source's device code with that mcc
+// and puts its device image beside the bitcode: the MUSA hardware backend's device code
+// (MUSA_SIM_HW_TARGET=musa). Anything
 // else goes to clang unchanged, so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
@@ -62,6 +65,10 @@ struct Options {
   /// nvcc's -arch=sm_NN / --gpu-architecture=sm_NN / --cuda-gpu-arch=sm_NN, or from
   /// MUSA_SIM_PTX_ARCH; 0 for none (the default: it adds a second device compile).
   unsigned ptxSm = 0;
+  /// The real toolkit's mcc, whose device image goes beside the bitcode (the MUSA hardware
+  /// backend's device code); empty for none.
+  std::string mcc;
+  bool mccGiven = false; // --mcc= on the command line (else MUSA_SIM_MCC, else PATH)
 };
 
 struct Paths {
@@ -190,6 +197,9 @@ bool parse(int argc, char **argv, Options &o, int &status) {
                a == "--offload-device-only" || a == "-fatbin" || a == "--fatbin" ||
                a == "-cubin" || a == "--cubin") {
       o.deviceImage = true; // for the driver API's muModuleLoad
+    } else if (a.rfind("--mcc=", 0) == 0) {
+      o.mcc = a.substr(6);
+      o.mccGiven = true;
     } else if (a == "-dc" || a == "--device-c") {
       o.relocatable = true; // nvcc's -dc: -rdc=true -c
       o.compileOnly = true;
@@ -374,6 +384,27 @@ int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
     std::fprintf(stderr, "musa-sim-cc: warning: %s: no PTX with -rdc (the hardware backend "
                  "does not link relocatable device code yet)\n", src.c_str());
   }
+  if (!o.mcc.empty() && !o.relocatable) {
+    // The MUSA hardware pass: the real mcc compiles the same source for the MUSA GPU.
+    std::vector<std::string> mccPass = {o.mcc, "-x", "musa",
+                                        "--offload-arch=mp_" + std::to_string(o.arch),
+                                        "--cuda-device-only", "-O3"};
+    mccPass.insert(mccPass.end(), o.compileFlags.begin(), o.compileFlags.end());
+    mccPass.insert(mccPass.end(), o.deviceFlags.begin(), o.deviceFlags.end());
+    mccPass.insert(mccPass.end(), {"-c", src, "-o", stem + ".mubin"});
+    std::string bytes;
+    if (run(mccPass, o.verbose, /*quiet=*/true) == 0 && readFile(stem + ".mubin", bytes) &&
+        !bytes.empty())
+      musa::jit::appendDeviceSection(fat, musa::jit::MusaImageSectionMagic, bytes, o.arch,
+                                     musa::jit::FatBinaryHasMusaImage);
+    else
+      std::fprintf(stderr, "musa-sim-cc: warning: %s: no MUSA device image: %s failed (run "
+                   "with -v to see why); the MUSA hardware backend cannot run its kernels, "
+                   "the simulator can\n", src.c_str(), o.mcc.c_str());
+  } else if (!o.mcc.empty()) {
+    std::fprintf(stderr, "musa-sim-cc: warning: %s: no MUSA device image with -rdc (the "
+                 "hardware backend does not link relocatable device code yet)\n", src.c_str());
+  }
   std::ofstream out(image, std::ios::binary);
   out.write(fat.data(), std::streamsize(fat.size()));
   if (!out)
@@ -399,6 +430,36 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
   return run(host, o.verbose);
 }
 
+
+/// A real MUSA toolkit's mcc on PATH (not this driver under that name: the install prefix
+/// links bin/mcc to it), or empty. Its `--version` must name MUSA.
+std::string findRealMcc() {
+  const char *path = std::getenv("PATH");
+  if (!path)
+    return "";
+  std::error_code ec;
+  fs::path self = fs::canonical("/proc/self/exe", ec);
+  std::stringstream dirs(path);
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    fs::path candidate = fs::path(dir.empty() ? "." : dir) / "mcc";
+    if (access(candidate.c_str(), X_OK) != 0)
+      continue;
+    fs::path real = fs::canonical(candidate, ec);
+    if (ec || real == self || real.filename() == "musa-sim-cc")
+      continue;
+    std::string command = "'" + candidate.string() + "' --version 2>&1";
+    std::string text;
+    if (FILE *f = popen(command.c_str(), "r")) {
+      char buffer[512];
+      while (size_t n = fread(buffer, 1, sizeof buffer, f))
+        text.append(buffer, n);
+      pclose(f);
+    }
+    if (text.find("MUSA") != std::string::npos || text.find("musa") != std::string::npos)
+      return candidate.string();
+  }
+  return "";
+}
 
 int compileHost(const Paths &p, const Options &o, const std::string &src,
                 const std::string &obj) {
@@ -426,6 +487,12 @@ int main(int argc, char **argv) {
     if (o.ptxSm < 70)
       return usage(("MUSA_SIM_PTX_ARCH=" + name + ": expected sm_70 or newer").c_str());
   }
+  if (!o.mccGiven) {
+    const char *mcc = std::getenv("MUSA_SIM_MCC");
+    o.mcc = mcc && *mcc ? mcc : findRealMcc();
+  }
+  if (o.mcc == "none")
+    o.mcc.clear();
   if (o.compileOnly && !o.output.empty() && o.inputs.size() > 1)
     return usage("-c with -o takes exactly one input");
 

@@ -45,40 +45,82 @@ FatBinaryParse parseFatBinary(const void *data, uint64_t limit) {
   return {FatBinaryView{payload, header.payloadHash}, {}};
 }
 
-void appendPtxSection(std::string &container, std::string_view ptx, unsigned sm) {
+void appendDeviceSection(std::string &container, const char (&magic)[4], std::string_view bytes,
+                         unsigned arch, uint32_t flag) {
   PtxSectionHeader section{};
-  std::memcpy(section.magic, "PTX", 4);
-  section.sm = sm;
-  section.size = ptx.size() + 1; // with its NUL: cuModuleLoadData reads PTX as a C string
+  std::memcpy(section.magic, magic, 4);
+  section.sm = arch;
+  section.size = bytes.size();
+  section.hash = fnv1a(bytes);
+  container.append(reinterpret_cast<const char *>(&section), sizeof section);
+  container.append(bytes);
+  reinterpret_cast<FatBinaryHeader *>(container.data())->flags |= flag;
+}
+
+namespace {
+
+/// Calls `visit(header, bytes)` for each valid section in order; stops at the first that is
+/// not (or when `visit` returns true). Returns the offset just past the last valid section.
+template <class Visit> uint64_t forEachSection(const void *data, uint64_t limit, Visit visit) {
+  FatBinaryParse parsed = parseFatBinary(data, limit);
+  if (!parsed.view)
+    return 0;
+  FatBinaryHeader header;
+  std::memcpy(&header, data, sizeof header);
+  uint64_t at = sizeof header + header.payloadSize;
+  unsigned expected = ((header.flags & FatBinaryHasPtx) ? 1 : 0) +
+                      ((header.flags & FatBinaryHasMusaImage) ? 1 : 0);
+  for (unsigned n = 0; n < expected; ++n) {
+    if (limit - at < sizeof(PtxSectionHeader))
+      break;
+    PtxSectionHeader section;
+    std::memcpy(&section, static_cast<const char *>(data) + at, sizeof section);
+    bool known = std::memcmp(section.magic, PtxSectionMagic, 4) == 0 ||
+                 std::memcmp(section.magic, MusaImageSectionMagic, 4) == 0;
+    if (!known || section.size == 0 || section.size > FatBinaryMaxPayload ||
+        section.size > limit - at - sizeof section)
+      break;
+    std::string_view bytes(static_cast<const char *>(data) + at + sizeof section, section.size);
+    if (fnv1a(bytes) != section.hash)
+      break;
+    at += sizeof section + section.size;
+    if (visit(section, bytes))
+      break;
+  }
+  return at;
+}
+
+} // namespace
+
+std::optional<DeviceSection> findDeviceSection(const void *data, const char (&magic)[4],
+                                               uint64_t limit) {
+  std::optional<DeviceSection> found;
+  forEachSection(data, limit, [&](const PtxSectionHeader &section, std::string_view bytes) {
+    if (std::memcmp(section.magic, magic, 4) != 0)
+      return false;
+    found = DeviceSection{bytes, section.sm};
+    return true;
+  });
+  return found;
+}
+
+uint64_t fatBinaryLength(const void *data, uint64_t limit) {
+  return forEachSection(data, limit, [](const PtxSectionHeader &, std::string_view) {
+    return false;
+  });
+}
+
+void appendPtxSection(std::string &container, std::string_view ptx, unsigned sm) {
   std::string text(ptx);
   text.push_back('\0');
-  section.hash = fnv1a(text);
-  container.append(reinterpret_cast<const char *>(&section), sizeof section);
-  container.append(text);
-  reinterpret_cast<FatBinaryHeader *>(container.data())->flags |= FatBinaryHasPtx;
+  appendDeviceSection(container, PtxSectionMagic, text, sm, FatBinaryHasPtx);
 }
 
 std::optional<PtxSection> findPtxSection(const void *data, uint64_t limit) {
-  FatBinaryParse parsed = parseFatBinary(data, limit);
-  if (!parsed.view)
+  std::optional<DeviceSection> section = findDeviceSection(data, PtxSectionMagic, limit);
+  if (!section || section->bytes.back() != '\0')
     return std::nullopt;
-  FatBinaryHeader header;
-  std::memcpy(&header, data, sizeof header);
-  if (!(header.flags & FatBinaryHasPtx))
-    return std::nullopt;
-  uint64_t at = sizeof header + header.payloadSize;
-  if (limit - at < sizeof(PtxSectionHeader))
-    return std::nullopt;
-  PtxSectionHeader section;
-  std::memcpy(&section, static_cast<const char *>(data) + at, sizeof section);
-  if (std::memcmp(section.magic, "PTX", 4) != 0 || section.size == 0 ||
-      section.size > FatBinaryMaxPayload || section.size > limit - at - sizeof section)
-    return std::nullopt;
-  std::string_view text(static_cast<const char *>(data) + at + sizeof section, section.size);
-  if (fnv1a(text) != section.hash || text.back() != '\0')
-    return std::nullopt;
-  text.remove_suffix(1);
-  return PtxSection{text, section.sm};
+  return PtxSection{section->bytes.substr(0, section->bytes.size() - 1), section->arch};
 }
 
 } // namespace musa::jit

@@ -197,6 +197,33 @@ void Device::forEachStream(const std::function<void(Stream &)> &fn) {
     fn(*s);
 }
 
+bool Device::heldByHost(const Stream &stream) {
+  if (*stream.hostHolds > 0)
+    return true;
+  if (stream.flags & musaStreamNonBlocking)
+    return false;
+  if (!stream.legacy)
+    return *legacy_->hostHolds > 0;
+  std::lock_guard lock(streamsMutex_);
+  for (auto &[raw, s] : streams_)
+    if (!(s->flags & musaStreamNonBlocking) && *s->hostHolds > 0)
+      return true;
+  return false;
+}
+
+std::function<void()> holdsForHost(Stream &stream, std::function<void()> op) {
+  struct Hold {
+    std::shared_ptr<std::atomic<int>> count;
+    explicit Hold(std::shared_ptr<std::atomic<int>> c) : count(std::move(c)) { ++*count; }
+    ~Hold() { --*count; }
+  };
+  auto hold = std::make_shared<Hold>(stream.hostHolds);
+  return [hold = std::move(hold), op = std::move(op)]() mutable {
+    op();
+    hold.reset();
+  };
+}
+
 std::shared_ptr<Stream> Device::findStream(const Stream *stream) {
   std::lock_guard lock(streamsMutex_);
   auto it = streams_.find(stream);

@@ -5,6 +5,7 @@
 // and compiled by the fat-binary registry; a function handle launches through the same path
 // as a host stub. Memory, streams and events are the runtime's, so handles interoperate.
 #include "FatBinaryRegistry.h"
+#include "backend/Backend.h"
 #include "Runtime.h"
 
 #include "musa.h"
@@ -553,6 +554,10 @@ MUresult muModuleGetGlobal(MUdeviceptr *dptr, size_t *bytes, MUmodule hmod, cons
     return toResult(e);
   // Device memory to copies and memsets from now on, as a runtime symbol's is.
   musa::rt::Runtime::registerSymbolRange(static_cast<char *>(address), size);
+  // Pass-through: the hardware's copy of the variable (differential mode: its twin).
+  if (musaError_t e = musa::rt::backend::moduleGlobal(reinterpret_cast<void **>(hmod), name,
+                                                      address, size))
+    return toResult(e);
   if (dptr)
     *dptr = MUdeviceptr(uintptr_t(address));
   if (bytes)

@@ -173,7 +173,8 @@ musaError_t submitSemaphores(const musaExternalSemaphore_t *handles, const Param
           [&] { return shared->clone(); }, captured);
       e || captured)
     return e;
-  stream->device->submit(*stream, [shared] { shared->run(); });
+  std::function<void()> op = [shared] { shared->run(); };
+  stream->device->submit(*stream, signal ? op : holdsForHost(*stream, op));
   return musaSuccess;
 }
 

@@ -24,6 +24,14 @@ FatBinaryRegistry &FatBinaryRegistry::get() {
   return *registry;
 }
 
+/// The device-code sections of a container for the hardware backends.
+void FatBinaryRegistry::setHardwareCode(Image &image, const void *data, uint64_t limit) {
+  if (auto ptx = jit::findPtxSection(data, limit))
+    image.ptx = ptx->text;
+  if (auto musa = jit::findDeviceSection(data, jit::MusaImageSectionMagic, limit))
+    image.musaImage = musa->bytes;
+}
+
 void **FatBinaryRegistry::registerFatBinary(const void *wrapper) {
   auto *w = static_cast<const ClangFatbinWrapper *>(wrapper);
   const void *data = w && w->magic == WrapperMagic ? w->data : wrapper;
@@ -34,8 +42,7 @@ void **FatBinaryRegistry::registerFatBinary(const void *wrapper) {
     uint32_t flags = static_cast<const jit::FatBinaryHeader *>(data)->flags;
     image->arch = flags & jit::FatBinaryArchMask;
     image->relocatable = (flags & jit::FatBinaryRelocatable) != 0;
-    if (auto ptx = jit::findPtxSection(data))
-      image->ptx = ptx->text;
+    setHardwareCode(*image, data, UINT64_MAX);
   } else {
     image->loaded = true;
     image->loadError = "invalid fat binary: " + parsed.error;
@@ -169,7 +176,8 @@ musaError_t FatBinaryRegistry::hardwareKernel(const void *hostStub, HardwareCode
   auto fn = functions_.find(hostStub);
   if (fn == functions_.end())
     return musaErrorInvalidDeviceFunction;
-  out = {fn->second.image, fn->second.image->ptx, fn->second.deviceName};
+  out = {fn->second.image, fn->second.image->ptx, fn->second.image->musaImage,
+         fn->second.deviceName};
   return musaSuccess;
 }
 
@@ -179,7 +187,8 @@ musaError_t FatBinaryRegistry::hardwareVariable(const void *hostVar, HardwareCod
   auto var = variables_.find(hostVar);
   if (var == variables_.end())
     return musaErrorInvalidSymbol;
-  out = {var->second.image, var->second.image->ptx, var->second.deviceName};
+  out = {var->second.image, var->second.image->ptx, var->second.image->musaImage,
+         var->second.deviceName};
   size = var->second.size;
   return musaSuccess;
 }
@@ -205,9 +214,11 @@ void **FatBinaryRegistry::loadModule(const void *bytes, uint64_t size, std::stri
   }
   auto image = std::make_unique<Image>();
   const auto *header = static_cast<const jit::FatBinaryHeader *>(bytes);
-  image->owned.assign(static_cast<const char *>(bytes),
-                      sizeof(jit::FatBinaryHeader) + header->payloadSize);
-  image->bitcode = std::string_view(image->owned).substr(sizeof(jit::FatBinaryHeader));
+  // The whole container: the hardware backends load a module's PTX or MUSA image too.
+  image->owned.assign(static_cast<const char *>(bytes), jit::fatBinaryLength(bytes, size));
+  image->bitcode = std::string_view(image->owned).substr(sizeof(jit::FatBinaryHeader),
+                                                         header->payloadSize);
+  setHardwareCode(*image, image->owned.data(), image->owned.size());
   image->arch = header->flags & jit::FatBinaryArchMask;
   image->isModule = true;
   // Relocatable or not, a module is linked on its own (as cuModuleLoadData links one image).
@@ -263,6 +274,18 @@ musaError_t FatBinaryRegistry::moduleGlobal(void **handle, const char *name, voi
   if (!jit::KernelJit::instance().lookupSymbol(image->module, name, address).ok() ||
       !jit::KernelJit::instance().globalSize(image->bitcode, name, size).ok())
     return musaErrorInvalidSymbol;
+  return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::moduleHardwareCode(void **handle, const char *name,
+                                                  HardwareCode &out) {
+  if (!name)
+    return musaErrorInvalidValue;
+  std::lock_guard lock(mutex_);
+  Image *image = liveModule(handle);
+  if (!image)
+    return musaErrorInvalidResourceHandle;
+  out = {image, image->ptx, image->musaImage, name};
   return musaSuccess;
 }
 

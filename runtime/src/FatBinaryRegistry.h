@@ -56,22 +56,27 @@ public:
   musaError_t unloadModule(void **module);
 
   /// What a hardware backend needs to run a kernel or reach a variable: the PTX of its fat
-  /// binary (empty when the program was built without -arch=sm_NN), the device name, and a
+  /// binary (empty when the program was built without -arch=sm_NN) or the MUSA device image
+  /// (empty without --mcc), the device name, and a
   /// key naming the image (one module per image). Error: musaErrorInvalidDeviceFunction /
   /// musaErrorInvalidSymbol for an unregistered stub / variable.
   struct HardwareCode {
     const void *image = nullptr;
     std::string_view ptx;
+    std::string_view musaImage; // from the real mcc (musa-sim-cc --mcc=PATH), if any
     std::string name;
   };
   musaError_t hardwareKernel(const void *hostStub, HardwareCode &out) const;
   musaError_t hardwareVariable(const void *hostVar, HardwareCode &out, size_t &size) const;
+  /// The same for a variable of a live driver-API module (errors as moduleGlobal).
+  musaError_t moduleHardwareCode(void **module, const char *name, HardwareCode &out);
   /// The parameter sizes of a kernel (compiling its image for the simulator if needed).
   musaError_t kernelParamSizes(const void *hostStub, std::vector<uint32_t> &sizes);
 
 private:
   struct Image {
     std::string_view ptx; // the PTX section for hardware backends, if the driver wrote one
+    std::string_view musaImage; // the real mcc's device image, if the driver wrote one
     std::string owned;      // driver API modules: the image's bytes
     bool isModule = false;  // loaded through the driver API
     bool unloaded = false;
@@ -94,6 +99,7 @@ private:
     size_t size;
     bool constant;
   };
+  static void setHardwareCode(Image &image, const void *data, uint64_t limit);
   /// Registers the device addresses of `image`'s variables with the runtime (symbol ranges).
   void registerVariables(const Image &image);
   /// Compiles an image on first use; returns its load error (empty when loaded).

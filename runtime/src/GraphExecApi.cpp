@@ -45,6 +45,18 @@ musaError_t musaGraphInstantiate(musaGraphExec_t *exec, musaGraph_t g, unsigned 
   return musaGraphInstantiateWithFlags(exec, g, flags);
 }
 
+namespace {
+/// Whether a graph has nodes that wait for the host program (host functions, external
+/// semaphore waits), child graphs included.
+bool waitsForHost(const graph::Graph &g) {
+  for (const auto &node : g.nodes())
+    if (node->type == graph::NodeType::Host || node->type == graph::NodeType::ExtSemaphoreWait ||
+        (node->child && waitsForHost(*node->child)))
+      return true;
+  return false;
+}
+} // namespace
+
 musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
   MUSA_BACKEND_HOOK(musaGraphLaunch, handle, streamHandle);
   return apiCall([&] {
@@ -74,10 +86,11 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
     GraphLaunchPriority priority{stream->priority,
                                  (flags & musaGraphInstantiateFlagUseNodePriority) != 0};
     stream->device->hostLaunchCall();
-    stream->device->submit(*stream, [exec, launch, priority] {
+    std::function<void()> op = [exec, launch, priority] {
       setGraphLaunchPriority(priority);
       exec->run(*launch);
-    });
+    };
+    stream->device->submit(*stream, waitsForHost(exec->plan()) ? holdsForHost(*stream, op) : op);
     return musaSuccess;
   });
 }

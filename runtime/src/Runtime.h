@@ -126,7 +126,14 @@ struct Stream {
   // captures while another ends the capture; `captureTail` is guarded by the capture's mutex.
   std::atomic<std::shared_ptr<Capture>> capture;
   graph::CaptureTail captureTail;
+  /// Operations queued here that wait for the host program and have not finished: host
+  /// functions, callbacks, external semaphore waits (holdsForHost). Differential mode does
+  /// not wait for a stream they hold: the program may release it only later.
+  std::shared_ptr<std::atomic<int>> hostHolds = std::make_shared<std::atomic<int>>(0);
 };
+
+/// `op` counted in `stream.hostHolds` from now until it has run (or is dropped unrun).
+std::function<void()> holdsForHost(Stream &stream, std::function<void()> op);
 
 /// The point an event marks in a stream: completed when the stream's work before it is done.
 class EventStamp {
@@ -212,6 +219,9 @@ public:
   std::shared_ptr<Stream> findStream(const Stream *stream);
   /// Calls `fn` for the legacy stream and every live user or per-thread stream.
   void forEachStream(const std::function<void(Stream &)> &fn);
+  /// Whether work submitted to `stream` now would wait behind an unfinished operation that
+  /// waits for the host (Stream::hostHolds), on it or, by legacy ordering, on another stream.
+  bool heldByHost(const Stream &stream);
 
   /// The sticky error of a device fault, or musaSuccess.
   musaError_t stickyError() const { return sticky_.load(); }

@@ -181,7 +181,7 @@ extern "C" musaError_t musaStreamAddCallback(musaStream_t handle, musaStreamCall
       return musaErrorNotPermitted; // callbacks cannot be captured (use musaLaunchHostFunc)
     if (musaError_t e = stream->legacy ? Capture::checkLegacyUse(*device) : musaSuccess)
       return e;
-    stream->device->submit(*stream, call);
+    stream->device->submit(*stream, holdsForHost(*stream, call));
     return musaSuccess;
   });
 }
@@ -201,10 +201,10 @@ extern "C" musaError_t musaLaunchHostFunc(musaStream_t handle, musaHostFn_t fn, 
                                        captured);
         e || captured)
       return e;
-    stream->device->submit(*stream, [=] {
-      if (!device->stickyError()) // like kernels, host functions do not run after a fault
-        fn(userData);
-    });
+    stream->device->submit(*stream, holdsForHost(*stream, [=] {
+                             if (!device->stickyError()) // like kernels, not after a fault
+                               fn(userData);
+                           }));
     return musaSuccess;
   });
 }

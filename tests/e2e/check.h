@@ -13,6 +13,11 @@ static inline int onHardware(void) {
   const char *backend = getenv("MUSA_SIM_BACKEND");
   return backend && strcmp(backend, "hw") == 0;
 }
+/* hw or diff: the program's work also runs on a GPU (where undefined behaviour may hang). */
+static inline int reachesHardware(void) {
+  const char *backend = getenv("MUSA_SIM_BACKEND");
+  return onHardware() || (backend && strcmp(backend, "diff") == 0);
+}
 
 static int g_failures = 0;
 #define CHECK(cond, ...)                                                                     \

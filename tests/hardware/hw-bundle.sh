@@ -7,8 +7,8 @@ set -eu
 build=$1; bundle=$2; libpack=${3:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$bundle/bin" "$bundle/lib"
-cp "$build/lib/libmusart.so" "$bundle/lib/"
-strip --strip-debug "$bundle/lib/libmusart.so" # debug info would not fit the transfer
+cp "$build/lib/libmusart.so" "$build/lib/libmusa.so" "$bundle/lib/"
+strip --strip-debug "$bundle/lib/libmusart.so" "$bundle/lib/libmusa.so" # debug info would not fit the transfer
 for lib in $(ldd "$build/lib/libmusart.so" | awk '/=>/ {print $3}'); do
   case $(basename "$lib") in
     libLLVM*|libz3*|libicudata*|libc.so*|libm.so*|libstdc++*|libgcc_s*) ;;
@@ -35,9 +35,14 @@ for t in block_reduce tiled_matmul noinline_specials dynamic_shared grid3d templ
          graph_conditional graph_semaphores graph_many reset_race per_thread_streams \
          guide_graphs_explicit guide_graphs_capture guide_graphs_exec guide_graphs_limits \
          warp_size diff_race cg_extras stream_attributes cuda13_forms graph_update_pending \
-         launch_kernel_ex; do
+         launch_kernel_ex warp_shapes uniform_shuffles thread_guards; do
   if [ -f "$src/tests/e2e/$t.mu" ]; then build_one "$t" "$src/tests/e2e/$t.mu"; fi
 done
+# The driver API: a device image (--cuda-device-only, PTX inside) and a host program on libmusa.
+"$cc" -arch=sm_90 --cuda-device-only "$src/tests/runtime/driver_api/kernels.mu" \
+  -o "$bundle/bin/kernels.fatbin" || echo "build failed: kernels.fatbin"
+"$cc" "$src/tests/runtime/driver_api/driver_api.cpp" -lmusa -o "$bundle/bin/driver_api" ||
+  echo "build failed: driver_api"
 build_one diff_race "$src/tests/hardware/diff_race.mu"
 build_one diff_features "$src/tests/runtime/backend/diff_features.mu"
 cp "$build/bin/musa-sim-diff" "$bundle/"

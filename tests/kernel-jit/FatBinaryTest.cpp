@@ -37,3 +37,36 @@ TEST(FatBinary, RejectsForeignCorruptAndTruncatedImages) {
   EXPECT_NE(parseFatBinary(future.data(), future.size()).error.find("version"),
             std::string::npos);
 }
+
+TEST(FatBinary, DeviceSectionsForTheHardwareBackends) {
+  std::string fat = packFatBinary("bitcode");
+  size_t bare = fat.size();
+  EXPECT_EQ(fatBinaryLength(fat.data()), bare);
+  EXPECT_FALSE(findPtxSection(fat.data()));
+  appendPtxSection(fat, ".version 8.0", 90);
+  std::string image("\x7f" "ELF\0\1mtgpu", 11); // binary: NULs inside
+  appendDeviceSection(fat, MusaImageSectionMagic, image, 22, FatBinaryHasMusaImage);
+  // The bitcode reads as before.
+  ASSERT_TRUE(parseFatBinary(fat.data(), fat.size()).view);
+  EXPECT_EQ(parseFatBinary(fat.data()).view->payload, "bitcode");
+  auto ptx = findPtxSection(fat.data(), fat.size());
+  ASSERT_TRUE(ptx);
+  EXPECT_EQ(ptx->text, ".version 8.0");
+  EXPECT_EQ(ptx->sm, 90u);
+  auto musa = findDeviceSection(fat.data(), MusaImageSectionMagic);
+  ASSERT_TRUE(musa);
+  EXPECT_EQ(musa->bytes, image);
+  EXPECT_EQ(musa->arch, 22u);
+  EXPECT_EQ(fatBinaryLength(fat.data()), fat.size());
+  // A truncated or corrupt section is not found; the sections before it still are.
+  EXPECT_FALSE(findDeviceSection(fat.data(), MusaImageSectionMagic, fat.size() - 1));
+  EXPECT_TRUE(findPtxSection(fat.data(), fat.size() - 1));
+  std::string corrupt = fat;
+  corrupt.back() ^= 1;
+  EXPECT_FALSE(findDeviceSection(corrupt.data(), MusaImageSectionMagic));
+  EXPECT_EQ(fatBinaryLength(corrupt.data()), fat.size() - sizeof(PtxSectionHeader) - image.size());
+  // A section whose flag is not set is not read.
+  std::string unflagged = packFatBinary("bitcode");
+  appendDeviceSection(unflagged, MusaImageSectionMagic, image, 22, 0);
+  EXPECT_FALSE(findDeviceSection(unflagged.data(), MusaImageSectionMagic));
+}

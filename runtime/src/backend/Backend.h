@@ -37,6 +37,11 @@ struct SimulatorScope {
 /// has just run (PreparedLaunch::run), and its profile report row (0: none).
 void kernelPredicted(double ns, uint64_t reportId);
 
+/// A driver-API module's variable at simulator address `address` (muModuleGetGlobal): with
+/// `hw`, `address` becomes the target's address of it; with `diff`, the target's copy becomes
+/// its hardware twin, so copies into it and kernels given it reach both.
+musaError_t moduleGlobal(void **module, const char *name, void *&address, size_t size);
+
 inline bool routing() {
   static const bool active = mode() != Mode::Sim;
   return active && !inSimulatorScope();

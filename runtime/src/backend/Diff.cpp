@@ -42,16 +42,19 @@
 #include "FatBinaryRegistry.h"
 #include "GraphTables.h"
 #include "GraphWork.h"
+#include "Runtime.h"
 #include "musa/sim/GridLauncher.h"
 #include "musa/sim/Timing.h"
 
 #include <atomic>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -187,12 +190,23 @@ FILE *report() {
   return file;
 }
 
+bool halfNaN(uint32_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+
+/// Equal words, two normal floats within the ulp tolerance, or NaNs on both sides whatever
+/// their payloads (as two floats, or as two pairs of halves): the GPU's default NaN is
+/// 0x7fffffff (0x7fff as a half), the host's 0xffc00000 (0xfe00).
 bool sameWord(uint32_t a, uint32_t b) {
   if (a == b)
     return true;
   float fa, fb;
   std::memcpy(&fa, &a, 4);
   std::memcpy(&fb, &b, 4);
+  if (std::isnan(fa) && std::isnan(fb))
+    return true;
+  auto halfSame = [](uint32_t x, uint32_t y) { return x == y || (halfNaN(x) && halfNaN(y)); };
+  if ((halfNaN(a & 0xffff) || halfNaN(a >> 16)) && halfSame(a & 0xffff, b & 0xffff) &&
+      halfSame(a >> 16, b >> 16))
+    return true;
   if (!std::isnormal(fa) || !std::isnormal(fb) || std::fabs(fa) < 0x1p-100f ||
       std::fabs(fb) < 0x1p-100f || (a >> 31) != (b >> 31))
     return false;
@@ -281,15 +295,75 @@ unsigned compare(std::vector<Buffer> &buffers, std::string &first) {
 }
 
 /// Work the hardware cannot mirror ran on the simulator only: the buffers it reaches are
-/// copied to the hardware, so later comparisons start from the same bytes.
+/// copied to the hardware, so later comparisons start from the same bytes. The simulator's
+/// device memory is the host's: read directly (this also runs as a stream's host function,
+/// where no runtime call may be made); buffers freed meanwhile are left alone.
 void resync(const std::vector<Buffer> &buffers) {
   for (const Buffer &b : buffers) {
-    std::vector<uint32_t> words = readSim(b.simBase, b.size);
-    fwd::musaMemcpy(b.hwBase, words.data(), b.size, musaMemcpyHostToDevice);
+    {
+      std::lock_guard lock(diffMutex);
+      if (hwAddress(b.simBase) != b.hwBase)
+        continue;
+    }
+    fwd::musaMemcpy(b.hwBase, b.simBase, b.size, musaMemcpyHostToDevice);
     std::lock_guard lock(diffMutex);
-    if (auto it = allocations.find(b.simBase); it != allocations.end())
+    if (auto it = allocations.find(b.simBase); it != allocations.end() && b.size >= it->second.size)
       it->second.synced = true;
   }
+}
+
+/// Whether work queued on the simulator's `stream` now would wait behind a host function or an
+/// external semaphore wait that has not finished (Stream::hostHolds). The program may release
+/// those only after this call returns, so differential mode must not wait for the work.
+bool heldByHost(musaStream_t stream) {
+  SimulatorScope scope;
+  std::shared_ptr<Stream> s = Runtime::get().resolveStream(stream);
+  return s && s->device->heldByHost(*s);
+}
+
+/// Work on a held stream (heldByHost) runs on the simulator only: a host function queued
+/// after it copies `buffers` to the hardware once it has run.
+void resyncWhenRun(musaStream_t stream, std::vector<Buffer> buffers, const std::string &what) {
+  static std::once_flag said;
+  std::call_once(said, [&] {
+    std::fprintf(stderr,
+                 "musa-sim diff: %s waits behind a host function or an external semaphore wait "
+                 "that has not run yet: work queued so runs on the simulator only (waiting for "
+                 "it here could deadlock), and its buffers are copied to the hardware when it "
+                 "has run\n",
+                 what.c_str());
+  });
+  for (const Buffer &b : buffers)
+    noteWrite(b.simBase, b.size, false);
+  auto *pending = new std::vector<Buffer>(std::move(buffers));
+  SimulatorScope scope;
+  musaError_t e = ::musaLaunchHostFunc(
+      stream,
+      [](void *p) {
+        std::unique_ptr<std::vector<Buffer>> owned(static_cast<std::vector<Buffer> *>(p));
+        resync(*owned);
+      },
+      pending);
+  if (e) {
+    delete pending;
+    ::musaGetLastError();
+  }
+}
+
+/// A copy or memset into device memory on a held stream: the simulator's, then its bytes
+/// copied to the hardware's twin when it has run.
+template <class SimCall>
+musaError_t heldTransfer(musaStream_t stream, void *dst, size_t count, const char *what,
+                         SimCall simCall) {
+  musaError_t e;
+  {
+    SimulatorScope scope;
+    e = simCall();
+  }
+  if (auto *hw = static_cast<char *>(const_cast<void *>(translate(dst))); !e && hw != dst)
+    resyncWhenRun(stream, {Buffer{what, static_cast<const char *>(dst), count, hw, false, {}, {}}},
+                  what);
+  return e;
 }
 
 void finish(const std::string &name, double modelUs, double hwUs, unsigned mismatches,
@@ -377,6 +451,13 @@ musaError_t launchBoth(const void *func, dim3 grid, dim3 block, void **args, siz
   std::string name = sim::demangle(code.name);
   std::vector<Buffer> buffers;
   HwArguments hw = hwArguments(sizes, args, "kernel '" + name + "'", buffers);
+  if (heldByHost(stream)) {
+    musaError_t e = simLaunch();
+    if (!e)
+      resyncWhenRun(stream, std::move(buffers), "kernel '" + name + "'");
+    finish(name + " [simulator only: stream held]", -1, -1, 0, "");
+    return e;
+  }
   if (hw.untwinned >= 0) {
     static std::mutex saidMutex;
     static std::set<std::string> said;
@@ -648,6 +729,26 @@ musaError_t replay(const HwStep &s, musaStream_t hs) {
 
 } // namespace
 
+musaError_t moduleGlobal(void **module, const char *name, void *&address, size_t size) {
+  if (mode() == Mode::Sim || inSimulatorScope())
+    return musaSuccess;
+  FatBinaryRegistry::HardwareCode code;
+  if (musaError_t e = FatBinaryRegistry::get().moduleHardwareCode(module, name, code))
+    return e;
+  void *hw = nullptr;
+  size_t hwSize = 0;
+  if (musaError_t e = Target::get().global(code, hw, hwSize))
+    return mode() == Mode::Hw ? e : musaSuccess; // diff: the simulator's alone
+  if (mode() == Mode::Hw) {
+    address = hw;
+    return musaSuccess;
+  }
+  std::lock_guard lock(diffMutex);
+  allocations[static_cast<const char *>(address)] = {static_cast<char *>(hw),
+                                                     std::min(size, hwSize), false};
+  return musaSuccess;
+}
+
 void kernelPredicted(double ns, uint64_t reportId) {
   std::lock_guard lock(prediction.mutex);
   ++prediction.sequence;
@@ -732,6 +833,10 @@ musaError_t musaMemcpyAsync(void *dst, const void *src, size_t count, musaMemcpy
     }
     return e;
   }
+  if (toDevice && heldByHost(stream))
+    return heldTransfer(stream, dst, count, "musaMemcpyAsync", [&] {
+      return ::musaMemcpyAsync(dst, src, count, kind, stream);
+    });
   musaError_t e;
   {
     SimulatorScope scope;
@@ -781,6 +886,10 @@ musaError_t musaMemsetAsync(void *devPtr, int value, size_t count, musaStream_t 
     }
     return e;
   }
+  if (heldByHost(stream))
+    return heldTransfer(stream, devPtr, count, "musaMemsetAsync", [&] {
+      return ::musaMemsetAsync(devPtr, value, count, stream);
+    });
   musaError_t e;
   {
     SimulatorScope scope;
@@ -860,6 +969,14 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t stream) {
   std::vector<std::string> kernels;
   std::string why;
   bool replayable = plan(exec->plan(), steps, buffers, kernels, why);
+  std::string name = "graph launch (" + std::to_string(kernels.size()) + " kernel nodes)";
+  if (heldByHost(stream)) {
+    musaError_t e = simLaunch();
+    if (!e)
+      resyncWhenRun(stream, std::move(buffers), "a graph launch");
+    finish(name + " [simulator only: stream held]", -1, -1, 0, "");
+    return e;
+  }
   snapshot(buffers);
   musaError_t e = simLaunch();
   if (e)
@@ -869,7 +986,6 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t stream) {
     ::musaStreamSynchronize(stream);
     ::musaGetLastError();
   }
-  std::string name = "graph launch (" + std::to_string(kernels.size()) + " kernel nodes)";
   if (!replayable) {
     static std::once_flag said;
     std::call_once(said, [&] {

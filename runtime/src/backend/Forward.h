@@ -2,6 +2,7 @@
 // library they forward to (Target.cpp).
 #pragma once
 
+#include "FatBinaryRegistry.h"
 #include "musa_runtime_api.h"
 
 #include <cstddef>
@@ -36,16 +37,20 @@ public:
   int version() const { return version_; }
   bool edgeDataInBaseNames() const { return !musa_ && version_ >= 13000; }
   const std::string &name() const { return name_; }
+  /// MUSA_SIM_HW_TARGET=musa (device code: mcc's images) rather than CUDA (PTX).
+  bool musa() const { return musa_; }
 
   /// Makes the current device's primary context current on this thread (driver calls need it).
   musaError_t bindContext();
-  /// The target's kernel handle (CUfunction) for a host stub: the PTX of its fat binary is
-  /// loaded once per context.
+  /// The target's kernel handle (CUfunction) for a host stub: the PTX (CUDA) or mcc's image
+  /// (MUSA) of its fat binary is loaded once per context.
   musaError_t kernel(const void *hostStub, void *&function);
   /// The host stub of a kernel handle kernel() returned, or null.
   const void *hostStubOf(void *function);
   /// The target's address of a __device__/__constant__ variable, given its host shadow.
   musaError_t variable(const void *hostVar, void *&address, size_t &size);
+  /// The target's address of variable `code.name` of the module of `code`'s image.
+  musaError_t global(const FatBinaryRegistry::HardwareCode &code, void *&address, size_t &size);
   /// Modules die with the context (musaDeviceReset): load them again when next needed.
   void forgetModules();
 

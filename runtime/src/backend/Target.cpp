@@ -317,13 +317,18 @@ void *currentContext(Target &t) {
   return context;
 }
 
-/// The module of `code`'s image in the current context, loaded from its PTX on first use.
+/// The module of `code`'s image in the current context, loaded on first use from its PTX
+/// (CUDA) or from the device image the real mcc wrote (MUSA).
 musaError_t moduleFor(Target &t, const FatBinaryRegistry::HardwareCode &code, void *&module) {
-  if (code.ptx.empty()) {
-    sayOnce("no ptx " + code.name,
+  std::string_view deviceCode = t.musa() ? code.musaImage : code.ptx;
+  if (deviceCode.empty()) {
+    sayOnce("no code " + code.name,
             "'" + code.name + "' has no device code for " + t.name() +
-                ": its fat binary holds no PTX; build the program with -arch=sm_90 (or "
-                "MUSA_SIM_PTX_ARCH=sm_90) so the driver adds it");
+                (t.musa() ? ": its fat binary holds no MUSA device image; build the program "
+                            "with --mcc=PATH (the real toolkit's mcc; MUSA_SIM_MCC, or mcc on "
+                            "PATH) so the driver adds one"
+                          : ": its fat binary holds no PTX; build the program with -arch=sm_90 "
+                            "(or MUSA_SIM_PTX_ARCH=sm_90) so the driver adds it"));
     return musaErrorNoKernelImageForDevice;
   }
   if (musaError_t e = t.bindContext())
@@ -343,10 +348,11 @@ musaError_t moduleFor(Target &t, const FatBinaryRegistry::HardwareCode &code, vo
   log[0] = 0;
   int options[] = {5 /* ERROR_LOG_BUFFER */, 6 /* ERROR_LOG_BUFFER_SIZE_BYTES */};
   void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof log))};
-  if (int rc = load(&module, code.ptx.data(), 2, options, values)) {
+  if (int rc = load(&module, deviceCode.data(), 2, options, values)) {
     musaError_t e = t.driverError(rc);
-    sayOnce("load " + code.name, "loading the PTX of '" + code.name + "' failed (" +
-                                     musaGetErrorName(e) + "): " + log);
+    sayOnce("load " + code.name, std::string("loading the ") +
+                                     (t.musa() ? "device image" : "PTX") + " of '" + code.name +
+                                     "' failed (" + musaGetErrorName(e) + "): " + log);
     return e;
   }
   loaded().modules[key] = module;
@@ -393,6 +399,11 @@ musaError_t Target::variable(const void *hostVar, void *&address, size_t &size) 
   size_t registered = 0;
   if (musaError_t e = FatBinaryRegistry::get().hardwareVariable(hostVar, code, registered))
     return e;
+  return global(code, address, size);
+}
+
+musaError_t Target::global(const FatBinaryRegistry::HardwareCode &code, void *&address,
+                           size_t &size) {
   void *module = nullptr;
   if (musaError_t e = moduleFor(*this, code, module))
     return e;

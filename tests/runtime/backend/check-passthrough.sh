@@ -9,13 +9,18 @@ out=$(FAKE_VENDOR_LOG="$log" MUSA_SIM_BACKEND=hw MUSA_SIM_HW_TARGET=$target \
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "FAIL: program exited $rc"; exit 1; }
-if [ "$target" = musa ]; then rt=musa; drv=mu; else rt=cuda; drv=cu; fi
+if [ "$target" = musa ]; then rt=musa; drv=mu; image=mubin; else rt=cuda; drv=cu; image=ptx; fi
+# The MUSA target loads the device image the (fake) mcc wrote when the driver built PROGRAM.
+if [ "$target" = musa ]; then
+  grep -q "^mcc mp_22 device-only=1 passthrough.mu" "$(dirname "$program")/mcc.log" ||
+    { echo "FAIL: the driver did not run mcc for the device image"; exit 1; }
+fi
 # The sequence the program's calls must produce (a subsequence of the log).
 expected="${rt}GetDeviceCount
 ${rt}Malloc 4000
 ${rt}Memcpy 4000 kind 1
 ${drv}DevicePrimaryCtxRetain
-${drv}ModuleLoadDataEx ptx
+${drv}ModuleLoadDataEx $image
 ${drv}ModuleGetGlobal bias
 ${rt}Memcpy 4 kind 1
 ${drv}ModuleGetFunction _Z6addOnePii

@@ -2,6 +2,7 @@
 // libmusart/libmusa with -DFAKE_MUSA), for testing the hw backend's forwarding layer without a
 // GPU. Device memory is host memory; the one "kernel" it knows, addOne(int*, int), runs on the
 // host over the launch's grid. Every call appends a line to the file FAKE_VENDOR_LOG names.
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -43,7 +44,8 @@ void note(const char *format, ...) {
 }
 
 struct Module {
-  std::string ptx;
+  std::string ptx; // or, for a MUSA image from fake-mcc.sh, the kernel's source
+  bool musaImage = false;
 };
 struct Function {
   std::string name;
@@ -218,6 +220,11 @@ EXPORT int DRV(DeviceTotalMem_v2)(size_t *bytes, int) {
 }
 EXPORT int DRV(ModuleLoadDataEx)(void **module, const void *image, unsigned, int *, void **) {
   const char *ptx = static_cast<const char *>(image);
+  if (std::strncmp(ptx, "FAKE-MUSA-IMAGE", 15) == 0) { // fake-mcc.sh's output, NUL-free text
+    note("%sModuleLoadDataEx mubin", RT_PREFIX[0] == 'c' ? "cu" : "mu");
+    *module = new Module{ptx, true};
+    return 0;
+  }
   bool isPtx = std::strstr(ptx, ".target sm_") && std::strstr(ptx, ".entry");
   note("%sModuleLoadDataEx %s", RT_PREFIX[0] == 'c' ? "cu" : "mu", isPtx ? "ptx" : "not-ptx");
   if (!isPtx)
@@ -228,7 +235,13 @@ EXPORT int DRV(ModuleLoadDataEx)(void **module, const void *image, unsigned, int
 EXPORT int DRV(ModuleGetFunction)(void **f, void *module, const char *name) {
   note("%sModuleGetFunction %s", RT_PREFIX[0] == 'c' ? "cu" : "mu", name);
   std::string entry = std::string(".entry ") + name + "(";
-  if (static_cast<Module *>(module)->ptx.find(entry) == std::string::npos)
+  auto *m = static_cast<Module *>(module);
+  if (m->musaImage) { // the source holds the unmangled name: _Z6addOnePii -> addOne
+    const char *p = name + (std::strncmp(name, "_Z", 2) == 0 ? 2 : 0);
+    size_t length = std::strtoul(p, const_cast<char **>(&p), 10);
+    entry = std::string(p, std::min(length, std::strlen(p))) + "(";
+  }
+  if (m->ptx.find(entry) == std::string::npos)
     return 500;
   *f = new Function{name};
   return 0;

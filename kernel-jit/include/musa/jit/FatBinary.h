@@ -28,9 +28,12 @@ inline constexpr uint32_t FatBinaryVersion = 1;
 inline constexpr uint32_t FatBinaryArchMask = 0xffff;
 /// Relocatable device code (-rdc): linked with the program's other such images at load time.
 inline constexpr uint32_t FatBinaryRelocatable = 0x10000;
-/// A PTX section follows the payload (see appendPtxSection): device code for the hardware
-/// backend (MUSA_SIM_BACKEND=hw|diff), compiled from the same source for an NVIDIA sm_NN.
+/// Device-code sections follow the payload (see appendDeviceSection), one per flag set:
+/// device code for the hardware backends (MUSA_SIM_BACKEND=hw|diff) compiled from the same
+/// source. PTX for an NVIDIA sm_NN (clang's NVPTX back end) ...
 inline constexpr uint32_t FatBinaryHasPtx = 0x20000;
+/// ... and a MUSA device image written by the real toolkit's mcc (musa-sim-cc --mcc=PATH).
+inline constexpr uint32_t FatBinaryHasMusaImage = 0x40000;
 /// Payloads larger than this are rejected as corrupt rather than trusted.
 inline constexpr uint64_t FatBinaryMaxPayload = uint64_t(1) << 32;
 
@@ -49,9 +52,10 @@ struct FatBinaryParse {
   std::string error;
 };
 
-/// The PTX section after the payload: u32 magic "PTX\0", u32 sm number (90), u64 size, u64
-/// FNV-1a hash, then the PTX text and a NUL. The header's payloadSize and hash still cover
-/// only the bitcode, so readers that know nothing of PTX read the container as before.
+/// A device-code section after the payload: u32 magic ("PTX\0" or "MUBN"), u32 architecture
+/// (sm 90, mp 22), u64 size, u64 FNV-1a hash, then the bytes (PTX text with its NUL). Sections
+/// follow one another; the header's payloadSize and hash still cover only the bitcode, so
+/// readers that know nothing of them read the container as before.
 struct PtxSectionHeader {
   char magic[4];
   uint32_t sm;
@@ -59,9 +63,26 @@ struct PtxSectionHeader {
   uint64_t hash;
 };
 static_assert(sizeof(PtxSectionHeader) == 24);
-/// Appends a PTX section to a packed container and sets FatBinaryHasPtx.
+inline constexpr char PtxSectionMagic[4] = {'P', 'T', 'X', '\0'};
+inline constexpr char MusaImageSectionMagic[4] = {'M', 'U', 'B', 'N'};
+
+/// Appends a section of `magic` holding `bytes` to a packed container and sets `flag`.
+void appendDeviceSection(std::string &container, const char (&magic)[4], std::string_view bytes,
+                         unsigned arch, uint32_t flag);
+/// The bytes of the section of `magic` in a validated container (`limit` as for
+/// parseFatBinary), if it has a valid one.
+struct DeviceSection {
+  std::string_view bytes;
+  unsigned arch = 0;
+};
+std::optional<DeviceSection> findDeviceSection(const void *container, const char (&magic)[4],
+                                               uint64_t limit = UINT64_MAX);
+/// The container's whole length: header, payload and sections (0 if it is not valid).
+uint64_t fatBinaryLength(const void *container, uint64_t limit = UINT64_MAX);
+
+/// PTX: a section of PtxSectionMagic whose text ends in a NUL (cuModuleLoadData reads PTX as
+/// a C string); findPtxSection's view leaves the NUL out.
 void appendPtxSection(std::string &container, std::string_view ptx, unsigned sm);
-/// The PTX of a validated container (null-terminated view), if it has a valid section.
 struct PtxSection {
   std::string_view text;
   unsigned sm = 0;
