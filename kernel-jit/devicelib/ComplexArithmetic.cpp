@@ -14,7 +14,7 @@
 // both parts come out NaN, infinities are recovered (an infinite factor is "boxed" to +-1 or
 // 0, NaNs in the other factor become 0, and the product is recomputed times infinity; the same
 // if an intermediate product overflowed). The quotient scales the divisor by a power of two
-// (logb/scalbn) so the denominator neither overflows nor underflows, then recovers the three
+// (logb/scalbn, written out below) so the denominator neither overflows nor underflows, then recovers the three
 // cases that come out NaN+NaN: nonzero / zero is infinite, infinite / finite is infinite,
 // finite / infinite is zero. Float quotients are computed in double (the range of double holds
 // every product of two floats, so no scaling is needed and the result is rounded once).
@@ -31,6 +31,30 @@ inline double copySign(double x, double s) { return __builtin_copysign(x, s); }
 template <class T> inline T box(T x) { return copySign(isInf(x) ? T(1) : T(0), x); }
 /// x, or 0 with the sign of x if x is a NaN.
 template <class T> inline T nanToZero(T x) { return isNan(x) ? copySign(T(0), x) : x; }
+
+// logb and scalbn written out: these helpers also go into the driver's PTX pass, where no
+// libm is reachable (its calls would stay unresolved externs).
+/// The unbiased binary exponent of x (subnormals included); -inf for 0, inf for +-inf.
+double logB(double x) {
+  if (isNan(x))
+    return x;
+  if (isInf(x))
+    return __builtin_inf();
+  if (x == 0.0)
+    return -__builtin_inf();
+  int e = int((__builtin_bit_cast(unsigned long long, x) >> 52) & 0x7ff);
+  if (e == 0) // subnormal: normalise first
+    e = int((__builtin_bit_cast(unsigned long long, x * 0x1p64) >> 52) & 0x7ff) - 64;
+  return double(e - 1023);
+}
+/// x * 2^n, in steps whose factor is a normal power of two.
+double scaleB(double x, int n) {
+  for (; n > 1000; n -= 1000)
+    x *= 0x1p1000;
+  for (; n < -1000; n += 1000)
+    x *= 0x1p-1000;
+  return x * __builtin_bit_cast(double, (unsigned long long)(n + 1023) << 52);
+}
 
 template <class T> void multiply(T a, T b, T c, T d, T &x, T &y) {
   T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
@@ -69,16 +93,16 @@ template <class T> void multiply(T a, T b, T c, T d, T &x, T &y) {
 }
 
 void divide(double a, double b, double c, double d, double &x, double &y) {
-  double logbw = __builtin_logb(__builtin_fmax(__builtin_fabs(c), __builtin_fabs(d)));
+  double logbw = logB(__builtin_fmax(__builtin_fabs(c), __builtin_fabs(d)));
   int scale = 0;
   if (isFinite(logbw)) {
     scale = int(logbw);
-    c = __builtin_scalbn(c, -scale);
-    d = __builtin_scalbn(d, -scale);
+    c = scaleB(c, -scale);
+    d = scaleB(d, -scale);
   }
   double denominator = c * c + d * d;
-  x = __builtin_scalbn((a * c + b * d) / denominator, -scale);
-  y = __builtin_scalbn((b * c - a * d) / denominator, -scale);
+  x = scaleB((a * c + b * d) / denominator, -scale);
+  y = scaleB((b * c - a * d) / denominator, -scale);
   if (!(isNan(x) && isNan(y)))
     return;
   const double inf = __builtin_inf();

@@ -26,6 +26,9 @@
 // else goes to clang unchanged, so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
 
+// DeviceLibraryBitcode: kernel-jit/devicelib compiled for NVPTX (kernel-jit/CMakeLists.txt).
+#include "DeviceLibraryBitcode.inc"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -370,6 +373,14 @@ int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
       if (a == "--cuda-gpu-arch=sm_70")
         a = "--cuda-gpu-arch=sm_" + std::to_string(o.ptxSm);
     ptxPass.insert(ptxPass.end(), o.deviceFlags.begin(), o.deviceFlags.end());
+    // The helpers clang calls for complex arithmetic (__divsc3 and the like) are not in PTX's
+    // reach: the device library's definitions are linked in, as the JIT links them.
+    std::string library = stem + ".devicelib.bc";
+    if (std::ofstream lib{library, std::ios::binary}) {
+      lib.write(reinterpret_cast<const char *>(DeviceLibraryBitcode), sizeof DeviceLibraryBitcode);
+      if (lib)
+        ptxPass.insert(ptxPass.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", library});
+    }
     ptxPass.insert(ptxPass.end(), {"-O3", "--cuda-device-only", "-D__MUSA_SIM_HW__",
                                    "-D__MUSA_ARCH__=" + std::to_string(o.arch * 10), "-S", src,
                                    "-o", stem + ".ptx"});

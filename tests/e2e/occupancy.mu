@@ -136,6 +136,9 @@ int main() {
   // block takes the most shared memory a block may have, so few blocks fit at once.
   const int threads = 32;
   const size_t big = prop.sharedMemPerBlockOptin;
+  // Past sharedMemPerBlock (48 KiB on an H200) a kernel must opt in, as on hardware.
+  CHECK_MUSA(musaFuncSetAttribute((const void *)gridCount,
+                                  musaFuncAttributeMaxDynamicSharedMemorySize, (int)big));
   CHECK_MUSA(musaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, gridCount, threads, big));
   CHECK(blocks == (int)(prop.sharedMemPerMultiprocessor / big), "gridCount: %d per SM", blocks);
   int gridBlocks = blocks * prop.multiProcessorCount;
