@@ -14,9 +14,12 @@
 //                                                   .relaxed/.acquire/.release as orderings)
 //   one-instruction integer and float arithmetic (lowerArithmetic)  the operation
 //   an empty statement ("" with or without clobbers)               a compiler barrier
+// and statement sequences, predicates, carry chains, cvt and prmt (InlinePtxBlock.cpp).
 // Anything else prints its text and traps when a thread reaches it (musaErrorLaunchFailure
 // for that launch; the module's other kernels are unaffected).
 #include "musa/jit/DeviceLowering.h"
+
+#include "InlinePtx.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -28,7 +31,7 @@
 using namespace llvm;
 
 namespace musa::jit {
-namespace {
+namespace ptx {
 
 /// The statement with runs of whitespace as one space, trimmed, without a trailing ';'.
 std::string normalise(StringRef text) {
@@ -202,23 +205,32 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
   return true;
 }
 
+/// `v` as a value of `type`: integers zero-extended or truncated, same-width values bit cast;
+/// null if neither applies.
+Value *asType(IRBuilder<> &b, Value *v, Type *type) {
+  Type *from = v->getType();
+  if (from == type)
+    return v;
+  if (from->isIntegerTy() && type->isIntegerTy())
+    return b.CreateZExtOrTrunc(v, type);
+  if (from->getPrimitiveSizeInBits() == type->getPrimitiveSizeInBits() &&
+      (from->isIntegerTy() || from->isFloatingPointTy()))
+    return b.CreateBitCast(v, type);
+  return nullptr;
+}
+
 /// An operand of an arithmetic statement as a value of `type`: `$k` (converted by width) or
-/// a literal (decimal, 0x hex, or PTX's 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX float bits).
+/// a literal.
 Value *arithmeticOperand(IRBuilder<> &b, CallInst &call, StringRef text, Type *type) {
-  unsigned bits = type->getPrimitiveSizeInBits();
   if (text.starts_with("$")) {
     Value *v = operand(call, text);
-    if (!v)
-      return nullptr;
-    Type *from = v->getType();
-    if (from == type)
-      return v;
-    if (from->isIntegerTy() && type->isIntegerTy())
-      return b.CreateZExtOrTrunc(v, type);
-    if (from->getPrimitiveSizeInBits() == bits && (from->isIntegerTy() || from->isFloatingPointTy()))
-      return b.CreateBitCast(v, type);
-    return nullptr;
+    return v ? asType(b, v, type) : nullptr;
   }
+  return literal(b, text, type);
+}
+
+Value *literal(IRBuilder<> &b, StringRef text, Type *type) {
+  unsigned bits = type->getPrimitiveSizeInBits();
   uint64_t raw = 0;
   bool negative = text.consume_front("-");
   if ((text.consume_front("0f") || text.consume_front("0F") || text.consume_front("0d") ||
@@ -241,20 +253,46 @@ Value *arithmeticOperand(IRBuilder<> &b, CallInst &call, StringRef text, Type *t
 /// min, max, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh (round-to-nearest or .approx forms).
 bool lowerArithmetic(CallInst &call, StringRef t) {
   auto [opcode, operandText] = t.split(' ');
-  SmallVector<StringRef, 6> parts, ops;
-  opcode.split(parts, '.');
+  SmallVector<StringRef, 6> ops;
   operandText.split(ops, ',');
   for (StringRef &o : ops)
     o = o.trim();
-  if (parts.size() < 2 || ops.empty() || ops[0] != "$0" || call.getType()->isVoidTy())
+  if (ops.empty() || ops[0] != "$0" || call.getType()->isVoidTy())
     return false;
+  IRBuilder<> b(&call);
+  Value *r = arithmetic(b, opcode, ArrayRef<StringRef>(ops).drop_front(),
+                        [&](StringRef text, Type *type) {
+                          return arithmeticOperand(b, call, text, type);
+                        });
+  if (!r)
+    return false;
+  Type *resultType = call.getType();
+  if (resultType != r->getType()) {
+    if (resultType->isIntegerTy() && r->getType()->isIntegerTy())
+      r = b.CreateZExtOrTrunc(r, resultType);
+    else if (resultType->getPrimitiveSizeInBits() == r->getType()->getPrimitiveSizeInBits())
+      r = b.CreateBitCast(r, resultType);
+    else
+      return false;
+  }
+  call.replaceAllUsesWith(r);
+  call.eraseFromParent();
+  return true;
+}
+
+Value *arithmetic(IRBuilder<> &b, StringRef opcode, ArrayRef<StringRef> sources,
+                  function_ref<Value *(StringRef, Type *)> resolve) {
+  SmallVector<StringRef, 6> parts;
+  opcode.split(parts, '.');
+  if (parts.size() < 2)
+    return nullptr;
   StringRef op = parts.front(), type = parts.back();
   bool isFloat = type.starts_with("f"), isSigned = type.starts_with("s");
   unsigned bits = 0;
   if (type.size() < 2 || !StringRef("usbf").contains(type[0]) ||
       type.drop_front().getAsInteger(10, bits) || (bits != 16 && bits != 32 && bits != 64) ||
       (isFloat && bits == 16))
-    return false;
+    return nullptr;
   bool hi = false, wide = false, left = false, clamp = false;
   for (StringRef q : ArrayRef<StringRef>(parts).slice(1, parts.size() - 2)) {
     if (q == "hi")
@@ -267,13 +305,12 @@ bool lowerArithmetic(CallInst &call, StringRef t) {
       clamp = true;
     else if (!(q == "lo" || q == "rn" || q == "approx" || q == "ftz" || q == "full" ||
                q == "r" || q == "wrap" || q == "u32" || q == "s32"))
-      return false; // other rounding modes, .sat, .cc and the like: not these semantics
+      return nullptr; // other rounding modes, .sat, .cc and the like: not these semantics
   }
-  IRBuilder<> b(&call);
   Type *T = isFloat ? (bits == 64 ? b.getDoubleTy() : b.getFloatTy()) : b.getIntNTy(bits);
   // Inputs: shift and position operands of shl/shr/bfe/bfi/shf are 32-bit.
   SmallVector<Value *, 4> in;
-  for (size_t k = 1; k < ops.size(); ++k) {
+  for (size_t k = 1; k <= sources.size(); ++k) {
     bool u32Operand = (op == "shl" || op == "shr") ? k == 2
                       : op == "bfe"               ? k >= 2
                       : op == "bfi"               ? k >= 3
@@ -282,13 +319,13 @@ bool lowerArithmetic(CallInst &call, StringRef t) {
     Type *operandType = u32Operand                             ? b.getInt32Ty()
                         : wide && op == "mad" && k == 3 && !isFloat ? b.getIntNTy(2 * bits)
                                                                    : T;
-    Value *v = arithmeticOperand(b, call, ops[k], operandType);
+    Value *v = resolve(sources[k - 1], operandType);
     if (!v)
-      return false;
+      return nullptr;
     in.push_back(v);
   }
   auto need = [&](size_t n) { return in.size() == n; };
-  Module &M = *call.getModule();
+  Module &M = *b.GetInsertBlock()->getModule();
   auto intrinsic = [&](Intrinsic::ID id, ArrayRef<Value *> args) -> Value * {
     return b.CreateIntrinsic(id, {T}, args);
   };
@@ -398,7 +435,7 @@ bool lowerArithmetic(CallInst &call, StringRef t) {
   } else if (op == "lop3" && need(4) && bits == 32) {
     auto *lut = dyn_cast<ConstantInt>(in[3]);
     if (!lut)
-      return false;
+      return nullptr;
     r = b.getInt32(0);
     for (unsigned i = 0; i < 8; ++i)
       if (lut->getZExtValue() >> i & 1) {
@@ -416,21 +453,13 @@ bool lowerArithmetic(CallInst &call, StringRef t) {
     r = left ? b.CreateTrunc(b.CreateLShr(b.CreateShl(pair, s), 32), T)
              : b.CreateTrunc(b.CreateLShr(pair, s), T);
   }
-  if (!r)
-    return false;
-  Type *resultType = call.getType();
-  if (resultType != r->getType()) {
-    if (resultType->isIntegerTy() && r->getType()->isIntegerTy())
-      r = b.CreateZExtOrTrunc(r, resultType);
-    else if (resultType->getPrimitiveSizeInBits() == r->getType()->getPrimitiveSizeInBits())
-      r = b.CreateBitCast(r, resultType);
-    else
-      return false;
-  }
-  call.replaceAllUsesWith(r);
-  call.eraseFromParent();
-  return true;
+  return r;
 }
+
+} // namespace ptx
+
+namespace {
+using namespace ptx;
 
 /// Replaces `call` (an inline asm statement) with what it does; false if not recognised.
 bool lower(CallInst &call, const std::string &text) {
@@ -515,7 +544,7 @@ PreservedAnalyses LowerInlineAsmPass::run(Module &M, ModuleAnalysisManager &) {
           if (auto *asmText = dyn_cast<InlineAsm>(call->getCalledOperand()))
             statements.push_back({call, normalise(asmText->getAsmString())});
   for (auto &[call, text] : statements)
-    if (!lower(*call, text))
+    if (!lower(*call, text) && !lowerBlock(*call, text))
       refuseAtRunTime(*call, text);
   return statements.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }

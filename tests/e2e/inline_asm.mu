@@ -1,6 +1,6 @@
 // Inline PTX statements GPU programs commonly write (special registers, fences, the block
 // barrier, prefetch hints, compiler barriers) give what the hardware gives; a statement the
-// simulator does not implement (add.cc) makes that kernel fail with a message naming it,
+// simulator does not implement (bfind.shiftamt) makes that kernel fail with a message naming it,
 // instead of ending the process.
 #include "check.h"
 
@@ -74,10 +74,10 @@ __global__ void copy4(const float4 *in, float4 *out, uint2 *pairs) {
   asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(pairs + i), "r"(hi), "r"(lo) : "memory");
 }
 
-__global__ void carry(unsigned *out) {
-  unsigned sum;
-  asm("add.cc.u32 %0, %1, %1;" : "=r"(sum) : "r"(*out));
-  *out = sum;
+__global__ void unimplemented(unsigned *out) {
+  unsigned shift;
+  asm("bfind.shiftamt.u32 %0, %1;" : "=r"(shift) : "r"(*out));
+  *out = shift;
 }
 
 int main() {
@@ -147,10 +147,10 @@ int main() {
     CHECK(hp[i].x == wb && hp[i].y == zb, "v2 pair %d: %x %x", i, hp[i].x, hp[i].y);
   }
 
-  // add.cc (the carry flag) is not implemented: the kernel prints which statement and fails (the device's
+  // bfind.shiftamt is not implemented: the kernel prints which statement and fails (the device's
   // sticky error, as a trap is), after the other kernels of the module ran.
-  carry<<<1, 1>>>(out);
+  unimplemented<<<1, 1>>>(out);
   musaError_t e = musaDeviceSynchronize();
-  CHECK(e == musaErrorLaunchFailure, "a kernel running add.cc gave %s", musaGetErrorName(e));
+  CHECK(e == musaErrorLaunchFailure, "a kernel running bfind.shiftamt gave %s", musaGetErrorName(e));
   return finish("inline_asm");
 }

@@ -5,7 +5,7 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: @[[MSG:[0-9]+]] = {{.*}}c"musa-sim: inline PTX the simulator does not implement: asm(\22add.cc.u32 $0, $1, $1\22)\0A\00"
+; CHECK: @[[MSG:[0-9]+]] = {{.*}}c"musa-sim: inline PTX the simulator does not implement: asm(\22bfind.shiftamt.u32 $0, $1\22)\0A\00"
 ; CHECK-LABEL: define void @k(
 ; CHECK-NOT: asm
 ; CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
@@ -55,7 +55,7 @@ define void @k(ptr %out) {
   %pair = call { i32, i32 } asm "ld.global.v2.u32 {$0, $1}, [$2];", "=r,=r,l"(ptr %out)
   %p0 = extractvalue { i32, i32 } %pair, 0
   store i32 %p0, ptr %out
-  %bits = call i32 asm "add.cc.u32 $0, $1, $1;", "=r,r"(i32 %lane)
+  %bits = call i32 asm "bfind.shiftamt.u32 $0, $1;", "=r,r"(i32 %lane)
   store i32 %bits, ptr %out
   ret void
 }

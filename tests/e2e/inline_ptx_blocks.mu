@@ -1,0 +1,141 @@
+// Inline PTX as bignum, hashing and conversion code writes it: statement sequences in braces
+// with .reg declarations, predicates (setp, selp, @p guards, p|q pairs, .and), multi-word
+// arithmetic through the carry flag (in one asm statement and split over several), cvt with
+// its rounding and saturation modes, prmt, mov.b64 packing, "+r" operands. Every result is
+// compared with host arithmetic written from the PTX ISA's definitions.
+#include "check.h"
+#include <math.h>
+#include <stdint.h>
+
+#define N 1024
+#define OUTS 24
+
+__host__ __device__ unsigned mix(unsigned x) {
+  x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+  return x;
+}
+
+__host__ __device__ void inputs(int i, unsigned &a, unsigned &b, float &f) {
+  a = mix(i), b = mix(i + N);
+  if (i % 8 == 1) a = 0xffffffffu; // carries all the way up
+  if (i % 8 == 2) b = 0xffffffffu, a = 1;
+  if (i % 8 == 3) b = a;          // equal operands, zero differences
+  f = (float)((int)(mix(i + 2 * N) % 2000001) - 1000000) / 997.0f;
+  if (i % 8 == 4) f = 2.5f + (float)(i % 3); // ties of the round-to-nearest-even conversion
+  if (i % 8 == 5) f = -300.0f;               // saturation below 0
+}
+
+__global__ void blocks(unsigned *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= N)
+    return;
+  unsigned a, b;
+  float f;
+  inputs(i, a, b, f);
+  unsigned *o = out + i * OUTS;
+  // 1. 96-bit addition in one statement: {a, b, a} + {b, a, 1}.
+  asm("add.cc.u32 %0, %3, %4;\n\t"
+      "addc.cc.u32 %1, %4, %3;\n\t"
+      "addc.u32 %2, %3, 1;"
+      : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]) : "r"(a), "r"(b));
+  // 2. The same chain split over separate statements.
+  unsigned lo, hi;
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(lo) : "r"(a), "r"(b));
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(hi) : "r"(b), "r"(a));
+  o[3] = lo, o[4] = hi;
+  // 3. 64-bit subtraction from 32-bit halves: {a, b} - {b, a}.
+  asm("sub.cc.u32 %0, %2, %3;\n\tsubc.u32 %1, %3, %2;" : "=r"(o[5]), "=r"(o[6]) : "r"(a), "r"(b));
+  // 4. a * b + {b, a} as 64 bits: mad.lo.cc then madc.hi.
+  asm("mad.lo.cc.u32 %0, %2, %3, %3;\n\tmadc.hi.u32 %1, %2, %3, %2;"
+      : "=r"(o[7]), "=r"(o[8]) : "r"(a), "r"(b));
+  // 5. A block with a predicate: the signed minimum, and a guarded move.
+  asm("{\n\t.reg .pred p;\n\tsetp.lt.s32 p, %1, %2;\n\tselp.s32 %0, %1, %2, p;\n\t}"
+      : "=r"(o[9]) : "r"(a), "r"(b));
+  unsigned guarded = 7;
+  asm("{\n\t.reg .pred q;\n\tsetp.hi.u32 q, %1, %2;\n\t@q mov.u32 %0, %1;\n\t@!q add.u32 %0, %0, 1;\n\t}"
+      : "+r"(guarded) : "r"(a), "r"(b));
+  o[10] = guarded;
+  // 6. p|q with .and: p = (a == b) and (a != 0) as 1/0, q = (a != b) and (a != 0) as 2/0.
+  asm("{\n\t.reg .pred p, q, z;\n\tsetp.ne.u32 z, %2, 0;\n\tsetp.eq.and.u32 p|q, %2, %3, z;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\tselp.u32 %1, 2, 0, q;\n\t}"
+      : "=r"(o[11]), "=r"(o[12]) : "r"(a), "r"(b));
+  // 7. Conversions.
+  int r;
+  asm("cvt.rni.s32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  o[13] = (unsigned)r;
+  asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  o[14] = (unsigned)r;
+  asm("cvt.rmi.s32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  o[15] = (unsigned)r;
+  asm("cvt.rpi.s32.f32 %0, %1;" : "=r"(r) : "f"(f));
+  o[16] = (unsigned)r;
+  asm("{\n\t.reg .s32 t;\n\tcvt.rzi.s32.f32 t, %1;\n\tcvt.sat.u8.s32 %0, t;\n\t}" : "=r"(o[17]) : "f"(f));
+  long long wide;
+  asm("cvt.s64.s32 %0, %1;" : "=l"(wide) : "r"((int)a));
+  o[18] = (unsigned)(wide >> 32);
+  float g;
+  asm("cvt.rn.f32.s32 %0, %1;" : "=f"(g) : "r"((int)b));
+  o[19] = __float_as_uint(g);
+  // 8. prmt: bytes of {b, a} picked by a selector, one with its sign replicated.
+  asm("prmt.b32 %0, %1, %2, 0x8e25;" : "=r"(o[20]) : "r"(a), "r"(b));
+  // 9. mov.b64 packing and unpacking.
+  unsigned long long packed;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(packed) : "r"(a), "r"(b));
+  unsigned x, y;
+  asm("mov.b64 {%0, %1}, %2;" : "=r"(x), "=r"(y) : "l"(packed + 1));
+  o[21] = (unsigned)(packed >> 32), o[22] = x, o[23] = y;
+}
+
+int main() {
+  unsigned *d;
+  CHECK_MUSA(musaMalloc(&d, N * OUTS * sizeof(unsigned)));
+  blocks<<<N / 128, 128>>>(d);
+  CHECK_MUSA(musaGetLastError());
+  unsigned *h = (unsigned *)malloc(N * OUTS * sizeof(unsigned));
+  CHECK_MUSA(musaMemcpy(h, d, N * OUTS * sizeof(unsigned), musaMemcpyDeviceToHost));
+  int bad = 0;
+  for (int i = 0; i < N && bad < 10; ++i) {
+    unsigned a, b;
+    float f;
+    inputs(i, a, b, f);
+    unsigned want[OUTS];
+    uint64_t s0 = (uint64_t)a + b, s1 = (uint64_t)b + a + (s0 >> 32);
+    want[0] = (unsigned)s0, want[1] = (unsigned)s1, want[2] = a + 1 + (unsigned)(s1 >> 32);
+    want[3] = (unsigned)s0, want[4] = b + a + (unsigned)(s0 >> 32);
+    uint64_t d64 = (((uint64_t)b << 32) | a) - (((uint64_t)a << 32) | b);
+    want[5] = (unsigned)d64, want[6] = (unsigned)(d64 >> 32);
+    uint64_t m = (uint64_t)a * b + (((uint64_t)a << 32) | b);
+    want[7] = (unsigned)m, want[8] = (unsigned)(m >> 32);
+    want[9] = (int)a < (int)b ? a : b;
+    want[10] = a > b ? a : 8;
+    want[11] = a == b && a != 0, want[12] = (a != b && a != 0) ? 2 : 0;
+    want[13] = (unsigned)(int)nearbyintf(f), want[14] = (unsigned)(int)truncf(f);
+    want[15] = (unsigned)(int)floorf(f), want[16] = (unsigned)(int)ceilf(f);
+    int t = (int)truncf(f);
+    want[17] = t < 0 ? 0 : t > 255 ? 255 : t;
+    want[18] = (int)a < 0 ? 0xffffffffu : 0;
+    float g = (float)(int)b;
+    memcpy(&want[19], &g, 4);
+    uint64_t pool = ((uint64_t)b << 32) | a;
+    unsigned sel = 0x8e25, p = 0;
+    for (int k = 0; k < 4; ++k) {
+      unsigned nib = (sel >> (4 * k)) & 15;
+      unsigned byte = (unsigned)(pool >> (8 * (nib & 7))) & 255;
+      if (nib & 8)
+        byte = (byte & 0x80) ? 255 : 0;
+      p |= byte << (8 * k);
+    }
+    want[20] = p;
+    uint64_t packed = ((uint64_t)b << 32) | a;
+    want[21] = b, want[22] = (unsigned)(packed + 1), want[23] = (unsigned)((packed + 1) >> 32);
+    for (int k = 0; k < OUTS; ++k)
+      if (h[i * OUTS + k] != want[k]) {
+        CHECK(false, "input %d (a %#x b %#x f %g) result %d: %#x, expected %#x", i, a, b, f, k,
+              h[i * OUTS + k], want[k]);
+        ++bad;
+      }
+  }
+  free(h);
+  CHECK_MUSA(musaFree(d));
+  return finish("inline_ptx_blocks");
+}
