@@ -17,6 +17,8 @@
 //   llvm.trap                       -> call __musa_sim_trap(ctx)
 //   llvm.nvvm.read.ptx.sreg.clock, clock64, globaltimer
 //                                   -> call __musa_sim_clock64/globaltimer(ctx)
+//   __musa_sim_sreg_dynamic_smem_size, _total_smem_size (inline PTX's special registers)
+//                                   -> from the context's shared-memory fields
 // The loads are not marked invariant: the JIT'd block loop (EmitKernelThunksPass) stores the
 // next thread's index into the same context; the context parameter is `noalias` instead, so
 // reads are still merged across the kernel's own stores. Any other nvvm intrinsic is
@@ -162,6 +164,24 @@ bool lowerCall(CallInst &call, Value *ctx) {
                                       b.getInt64Ty(), {ptrTy}),
                               {ctx});
     call.replaceAllUsesWith(b.CreateZExtOrTrunc(now, call.getType()));
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == "__musa_sim_sreg_dynamic_smem_size" || name == "__musa_sim_sreg_total_smem_size") {
+    // Inline PTX's %dynamic_smem_size / %total_smem_size (LowerInlineAsm): the launch's
+    // dynamic shared bytes (after the static ones) / the block's static and dynamic bytes.
+    auto field = [&](unsigned offset, Type *T) {
+      return b.CreateLoad(T, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset));
+    };
+    Value *total = field(sim::abi::SharedLimitOffset, b.getInt64Ty());
+    Value *value = total;
+    if (name.ends_with("dynamic_smem_size")) {
+      Value *start = b.CreateSub(
+          b.CreatePtrToInt(field(sim::abi::DynamicSharedOffset, ptrTy), b.getInt64Ty()),
+          b.CreatePtrToInt(field(sim::abi::SharedOffset, ptrTy), b.getInt64Ty()));
+      value = b.CreateSub(total, start);
+    }
+    call.replaceAllUsesWith(b.CreateZExtOrTrunc(value, call.getType()));
     call.eraseFromParent();
     return true;
   }

@@ -4,7 +4,7 @@
 //
 // Recognised, one instruction per asm statement (whitespace and a trailing ';' ignored):
 //   mov.u32/u64 $0, %laneid | %warpid | %smid | %nsmid | %clock | %clock64 | %globaltimer |
-//                   %tid.x ... |
+//                   %tid.x ... | %dynamic_smem_size | %total_smem_size |
 //                   %lanemask_eq | _lt | _le | _gt | _ge          the special register
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
@@ -63,6 +63,9 @@ std::string specialRegisterIntrinsic(StringRef reg) {
                            "lanemask_ge"})
     if (reg == mask)
       return std::string("llvm.nvvm.read.ptx.sreg.lanemask.") + (mask + 9);
+  // No NVVM intrinsic reads these: LowerDeviceCalls computes them from the context.
+  if (reg == "dynamic_smem_size" || reg == "total_smem_size")
+    return ("__musa_sim_sreg_" + reg).str();
   return {};
 }
 

@@ -86,6 +86,21 @@ __global__ void blocks(unsigned *out) {
   o[21] = (unsigned)(packed >> 32), o[22] = x, o[23] = y;
 }
 
+// The launch's dynamic shared memory as inline PTX reads it.
+__global__ void smemSizes(unsigned *out) {
+  __shared__ int fixed[16];
+  extern __shared__ int dynamic[];
+  dynamic[threadIdx.x] = (int)threadIdx.x;
+  if (threadIdx.x < 16)
+    fixed[threadIdx.x] = (int)threadIdx.x;
+  __syncthreads();
+  unsigned dyn, total;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+  asm("mov.u32 %0, %%total_smem_size;" : "=r"(total));
+  if (threadIdx.x == 0)
+    out[0] = dyn, out[1] = total, out[2] = (unsigned)(fixed[3] + dynamic[5]);
+}
+
 int main() {
   unsigned *d;
   CHECK_MUSA(musaMalloc(&d, N * OUTS * sizeof(unsigned)));
@@ -136,6 +151,13 @@ int main() {
       }
   }
   free(h);
+  smemSizes<<<1, 32, 1000>>>(d);
+  unsigned sizes[3];
+  CHECK_MUSA(musaMemcpy(sizes, d, sizeof sizes, musaMemcpyDeviceToHost));
+  CHECK(sizes[0] == 1000, "%%dynamic_smem_size %u, expected 1000", sizes[0]);
+  CHECK(sizes[1] >= 1000 + 16 * sizeof(int), "%%total_smem_size %u, below static + dynamic",
+        sizes[1]);
+  CHECK(sizes[2] == 8, "shared values %u", sizes[2]);
   CHECK_MUSA(musaFree(d));
   return finish("inline_ptx_blocks");
 }
