@@ -14,10 +14,15 @@
 //   add.cc / addc[.cc] / sub.cc / subc[.cc] (.u32 .s32 .u64 .s64)
 //   mad.lo.cc / mad.hi.cc / madc.lo[.cc] / madc.hi[.cc] (.u32 .s32 .u64 .s64)
 //   prmt.b32 d, a, b, c                    (the default mode)
+//   vote[.sync].ballot.b32 d, p[, mask]; vote[.sync].any|all|uni.pred d, p[, mask]
+//   shfl.sync.idx|up|down|bfly.b32 d, a, b, c, mask   (warp collectives, as the intrinsics)
 //   every one-instruction ALU statement LowerInlineAsm.cpp knows (arithmetic())
 // The carry flag lives in a variable of the function, so a chain split over several asm
 // statements carries too (PTX leaves that undefined; compilers keep it in practice).
 #include "InlinePtx.h"
+
+#include "musa/sim/KernelAbi.h"
+#include "musa_sim_collective_ops.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
@@ -52,6 +57,15 @@ std::optional<PtxType> typeOf(LLVMContext &c, StringRef name) {
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
     return std::nullopt;
   return PtxType{Type::getIntNTy(c, bits), bits, name[0] == 's'};
+}
+
+/// The rounding of cvt's integer rounding modes (.rni .rzi .rmi .rpi), or not_intrinsic.
+Intrinsic::ID roundToInteger(StringRef mode) {
+  return mode == "rni"   ? Intrinsic::roundeven
+         : mode == "rzi" ? Intrinsic::trunc
+         : mode == "rmi" ? Intrinsic::floor
+         : mode == "rpi" ? Intrinsic::ceil
+                         : Intrinsic::not_intrinsic;
 }
 
 /// Splits "a, {b, c}, d" at the commas outside braces.
@@ -257,12 +271,76 @@ private:
       return cvt(parts, ops);
     if (op == "prmt" && parts.size() == 2 && parts[1] == "b32" && ops.size() == 4)
       return prmt(ops);
+    if (op == "vote")
+      return vote(parts, ops);
+    if (op == "shfl" && parts.size() == 4 && parts[1] == "sync" && parts[3] == "b32" &&
+        ops.size() == 5 && !ops[0].contains('|'))
+      return shfl(parts[2], ops);
     bool carryOp = op == "addc" || op == "subc" || op == "madc" || is_contained(parts, "cc");
     if (carryOp)
       return carry(op, parts, ops, t);
     Value *r = arithmetic(b_, opcode, ArrayRef<StringRef>(ops).drop_front(),
                           [&](StringRef text, Type *type) { return read(text, type); });
     return r && write(ops[0], r);
+  }
+
+  /// A warp collective through the same builtin the headers' __ballot_sync and __shfl_sync
+  /// call (LowerDeviceCalls gives it the context).
+  Value *warp(unsigned op, Value *mask, Value *value, Value *arg, Value *width) {
+    Module &M = *call_.getModule();
+    Type *i32 = b_.getInt32Ty(), *i64 = b_.getInt64Ty();
+    FunctionCallee fn = M.getOrInsertFunction(
+        sim::abi::WarpFn, FunctionType::get(i64, {i32, i32, i64, i32, i32}, false));
+    CallInst *c = b_.CreateCall(fn, {b_.getInt32(op), mask, value, arg, width});
+    c->addFnAttr(Attribute::Convergent);
+    return c;
+  }
+
+  bool vote(ArrayRef<StringRef> parts, ArrayRef<StringRef> ops) {
+    // vote.sync.MODE.TYPE d, p, mask / vote.MODE.TYPE d, p (all lanes)
+    bool sync = parts.size() == 4 && parts[1] == "sync";
+    if (parts.size() != (sync ? 4u : 3u) || ops.size() != (sync ? 3u : 2u))
+      return false;
+    StringRef mode = parts[sync ? 2 : 1];
+    Value *p = read(ops[1], b_.getInt1Ty());
+    Value *mask = sync ? read(ops[2], b_.getInt32Ty()) : b_.getInt32(0xffffffffu);
+    if (!p || !mask)
+      return false;
+    Value *v = b_.CreateZExt(p, b_.getInt64Ty());
+    Value *zero = b_.getInt32(0);
+    auto asPred = [&](Value *x) { return b_.CreateICmpNE(x, b_.getInt64(0)); };
+    if (mode == "ballot" && parts.back() == "b32")
+      return write(ops[0], b_.CreateTrunc(warp(__MUSA_SIM_WARP_BALLOT, mask, v, zero, zero),
+                                          b_.getInt32Ty()));
+    if (parts.back() != "pred")
+      return false;
+    if (mode == "any")
+      return write(ops[0], asPred(warp(__MUSA_SIM_WARP_ANY, mask, v, zero, zero)));
+    if (mode == "all")
+      return write(ops[0], asPred(warp(__MUSA_SIM_WARP_ALL, mask, v, zero, zero)));
+    if (mode == "uni") { // every lane or none
+      Value *all = asPred(warp(__MUSA_SIM_WARP_ALL, mask, v, zero, zero));
+      Value *any = asPred(warp(__MUSA_SIM_WARP_ANY, mask, v, zero, zero));
+      return write(ops[0], b_.CreateOr(all, b_.CreateNot(any)));
+    }
+    return false;
+  }
+
+  bool shfl(StringRef mode, ArrayRef<StringRef> ops) {
+    unsigned op = mode == "idx"    ? __MUSA_SIM_WARP_SHFL_IDX
+                  : mode == "up"   ? __MUSA_SIM_WARP_SHFL_UP
+                  : mode == "down" ? __MUSA_SIM_WARP_SHFL_DOWN
+                  : mode == "bfly" ? __MUSA_SIM_WARP_SHFL_XOR
+                                   : ~0u;
+    Type *i32 = b_.getInt32Ty();
+    Value *a = read(ops[1], i32), *lane = read(ops[2], i32), *c = read(ops[3], i32),
+          *mask = read(ops[4], i32);
+    if (op == ~0u || !a || !lane || !c || !mask)
+      return false;
+    // c holds the segment mask in bits 8-12 (__shfl_sync's width w gives (32 - w) << 8).
+    Value *width = b_.CreateSub(b_.getInt32(32), b_.CreateAnd(b_.CreateLShr(c, 8), 0x1f));
+    Value *r = warp(op, mask, b_.CreateZExt(a, b_.getInt64Ty()), lane, width);
+    return write(ops[0], b_.CreateTrunc(r, i32));
   }
 
   bool setp(ArrayRef<StringRef> parts, ArrayRef<StringRef> ops) {
@@ -378,11 +456,7 @@ private:
           : to->bits < from->bits ? b_.CreateFPTrunc(a, to->type)
                                   : a;
       if (to->bits == from->bits && !rounding.empty()) {
-        Intrinsic::ID id = rounding == "rni"   ? Intrinsic::roundeven
-                           : rounding == "rzi" ? Intrinsic::trunc
-                           : rounding == "rmi" ? Intrinsic::floor
-                           : rounding == "rpi" ? Intrinsic::ceil
-                                               : Intrinsic::not_intrinsic;
+        Intrinsic::ID id = roundToInteger(rounding);
         if (id == Intrinsic::not_intrinsic)
           return false;
         r = b_.CreateUnaryIntrinsic(id, a);
@@ -395,11 +469,7 @@ private:
                                                          ConstantFP::get(to->type, 0.0)),
                                 ConstantFP::get(to->type, 1.0)));
     } else if (from->isFloat) { // float to integer: rounded, then saturated (NaN gives 0)
-      Intrinsic::ID id = rounding == "rni" || rounding.empty() ? Intrinsic::roundeven
-                         : rounding == "rzi"                   ? Intrinsic::trunc
-                         : rounding == "rmi"                   ? Intrinsic::floor
-                         : rounding == "rpi"                   ? Intrinsic::ceil
-                                                               : Intrinsic::not_intrinsic;
+      Intrinsic::ID id = roundToInteger(rounding.empty() ? StringRef("rni") : rounding);
       if (id == Intrinsic::not_intrinsic)
         return false;
       Value *whole = b_.CreateUnaryIntrinsic(id, a);

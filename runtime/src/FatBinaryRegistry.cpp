@@ -265,12 +265,10 @@ musaError_t FatBinaryRegistry::moduleFunction(void **handle, const char *name,
 
 musaError_t FatBinaryRegistry::moduleGlobal(void **handle, const char *name, void *&address,
                                             size_t &size) {
-  if (!name)
-    return musaErrorInvalidValue;
   std::lock_guard lock(mutex_);
-  Image *image = liveModule(handle);
-  if (!image)
-    return musaErrorInvalidResourceHandle;
+  Image *image = nullptr;
+  if (musaError_t e = namedInModule(handle, name, image))
+    return e;
   if (!jit::KernelJit::instance().lookupSymbol(image->module, name, address).ok() ||
       !jit::KernelJit::instance().globalSize(image->bitcode, name, size).ok())
     return musaErrorInvalidSymbol;
@@ -279,14 +277,19 @@ musaError_t FatBinaryRegistry::moduleGlobal(void **handle, const char *name, voi
 
 musaError_t FatBinaryRegistry::moduleHardwareCode(void **handle, const char *name,
                                                   HardwareCode &out) {
-  if (!name)
-    return musaErrorInvalidValue;
   std::lock_guard lock(mutex_);
-  Image *image = liveModule(handle);
-  if (!image)
-    return musaErrorInvalidResourceHandle;
+  Image *image = nullptr;
+  if (musaError_t e = namedInModule(handle, name, image))
+    return e;
   out = {image, image->ptx, image->musaImage, name};
   return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::namedInModule(void **handle, const char *name, Image *&image) {
+  if (!name)
+    return musaErrorInvalidValue;
+  image = liveModule(handle);
+  return image ? musaSuccess : musaErrorInvalidResourceHandle;
 }
 
 musaError_t FatBinaryRegistry::unloadModule(void **handle) {

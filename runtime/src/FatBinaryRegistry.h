@@ -106,6 +106,9 @@ private:
   const std::string &ensureLoaded(Image &image);
   /// The live driver-API module `handle` names, or null.
   Image *liveModule(void **handle);
+  /// liveModule for a lookup of `name` (mutex_ held): musaErrorInvalidValue for a null name,
+  /// musaErrorInvalidResourceHandle for no live module.
+  musaError_t namedInModule(void **handle, const char *name, Image *&image);
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Image>> images_;

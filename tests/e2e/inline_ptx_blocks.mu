@@ -86,6 +86,33 @@ __global__ void blocks(unsigned *out) {
   o[21] = (unsigned)(packed >> 32), o[22] = x, o[23] = y;
 }
 
+// Warp votes and shuffles written in PTX: ballot of odd lanes, any/all/uni, a butterfly sum.
+__global__ void warpPtx(unsigned *out) {
+  unsigned lane = threadIdx.x % 32, ballot, any, all, uni, sum = lane + 1;
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t"
+               "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+               : "=r"(ballot) : "r"(lane & 1));
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.lt.u32 p, %1, 32;\n\t"
+               "vote.sync.all.pred q, p, 0xffffffff;\n\tselp.u32 %0, 1, 0, q;\n\t}"
+               : "=r"(all) : "r"(lane));
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.eq.u32 p, %1, 7;\n\t"
+               "vote.sync.any.pred q, p, 0xffffffff;\n\tselp.u32 %0, 1, 0, q;\n\t}"
+               : "=r"(any) : "r"(lane));
+  asm volatile("{\n\t.reg .pred p, q;\n\tsetp.eq.u32 p, %1, 7;\n\t"
+               "vote.sync.uni.pred q, p, 0xffffffff;\n\tselp.u32 %0, 1, 0, q;\n\t}"
+               : "=r"(uni) : "r"(lane));
+  for (int offset = 16; offset > 0; offset /= 2) {
+    unsigned other;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                 : "=r"(other) : "r"(sum), "r"(offset));
+    sum += other;
+  }
+  unsigned down;
+  asm volatile("shfl.sync.down.b32 %0, %1, 1, 0x1f, 0xffffffff;" : "=r"(down) : "r"(lane));
+  unsigned *o = out + threadIdx.x * 6;
+  o[0] = ballot, o[1] = all, o[2] = any, o[3] = uni, o[4] = sum, o[5] = down;
+}
+
 // The launch's dynamic shared memory as inline PTX reads it.
 __global__ void smemSizes(unsigned *out) {
   __shared__ int fixed[16];
@@ -151,6 +178,15 @@ int main() {
       }
   }
   free(h);
+  warpPtx<<<1, 64>>>(d);
+  unsigned w[64 * 6];
+  CHECK_MUSA(musaMemcpy(w, d, sizeof w, musaMemcpyDeviceToHost));
+  for (int t = 0; t < 64; ++t) {
+    unsigned lane = t % 32, *o = w + t * 6;
+    unsigned want[6] = {0xaaaaaaaau, 1, 1, 0, 528, lane < 31 ? lane + 1 : lane};
+    for (int k = 0; k < 6; ++k)
+      CHECK(o[k] == want[k], "warp thread %d result %d: %u, expected %u", t, k, o[k], want[k]);
+  }
   smemSizes<<<1, 32, 1000>>>(d);
   unsigned sizes[3];
   CHECK_MUSA(musaMemcpy(sizes, d, sizeof sizes, musaMemcpyDeviceToHost));

@@ -1,7 +1,8 @@
 ; LowerInlineAsm's statement sequences (InlinePtxBlock.cpp): a carry chain becomes wide
 ; arithmetic through the function's carry cell, also across two asm statements; a block with a
-; .reg predicate becomes a compare and a select; a "+r" operand starts from its tied input; an
-; unknown statement inside a block leaves nothing of the block behind but the trap.
+; .reg predicate becomes a compare and a select; a "+r" operand starts from its tied input; a
+; vote becomes the warp builtin; an unknown statement inside a block leaves nothing of the
+; block behind but the trap.
 ; PASSES: musa-retarget,musa-lower-asm
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -19,6 +20,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; The guarded "+r" update: the old value is the tied input.
 ; CHECK: icmp ugt i32 %a, %b
 ; CHECK: select i1 {{.*}}, i32 %a, i32 %b
+; CHECK: call i64 @__musa_sim_warp(i32 5, i32 -1,
+; CHECK-NOT: icmp ugt
 ; CHECK: call void @llvm.trap()
 ; CHECK: ret void
 define void @k(ptr %out, i32 %a, i32 %b) {
@@ -32,7 +35,9 @@ define void @k(ptr %out, i32 %a, i32 %b) {
   store i32 %min, ptr %out
   %g = call i32 asm "{ .reg .pred q; setp.hi.u32 q, $1, $2; @q mov.u32 $0, $1; }", "=r,r,r,0"(i32 %a, i32 %b, i32 %b)
   store i32 %g, ptr %out
-  %bad = call i32 asm "{ .reg .pred q; setp.hi.u32 q, $1, $2; vote.sync.any.pred q, q, 0xffffffff; selp.u32 $0, 1, 0, q; }", "=r,r,r"(i32 %a, i32 %b)
+  %ballot = call i32 asm "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.ballot.b32 $0, p, 0xffffffff; }", "=r,r"(i32 %a)
+  store i32 %ballot, ptr %out
+  %bad = call i32 asm "{ .reg .pred q; setp.hi.u32 q, $1, $2; @q bfind.shiftamt.u32 $0, $1; }", "=r,r,r"(i32 %a, i32 %b)
   store i32 %bad, ptr %out
   ret void
 }
