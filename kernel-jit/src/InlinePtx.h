@@ -29,6 +29,8 @@ llvm::Value *literal(llvm::IRBuilder<> &b, llvm::StringRef text, llvm::Type *typ
 llvm::Value *arithmetic(llvm::IRBuilder<> &b, llvm::StringRef opcode,
                         llvm::ArrayRef<llvm::StringRef> sources,
                         llvm::function_ref<llvm::Value *(llvm::StringRef, llvm::Type *)> resolve);
+/// The generic pointer of a .shared address (an integer: the block's shared memory offset).
+llvm::Value *sharedAddress(llvm::IRBuilder<> &b, llvm::Value *address);
 /// A sequence of statements (InlinePtxBlock.cpp); false, with nothing changed, if one is not
 /// recognised.
 bool lowerBlock(llvm::CallInst &call, llvm::StringRef text);

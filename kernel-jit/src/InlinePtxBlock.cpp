@@ -16,6 +16,9 @@
 //   prmt.b32 d, a, b, c                    (the default mode)
 //   vote[.sync].ballot.b32 d, p[, mask]; vote[.sync].any|all|uni.pred d, p[, mask]
 //   shfl.sync.idx|up|down|bfly.b32 d, a, b, c, mask   (warp collectives, as the intrinsics)
+//   cp.async.ca|cg.shared.global[...] [dst], [src], size[, src-size]  a copy done at once
+//   cp.async.commit_group / wait_group N / wait_all          nothing left to wait for
+//   cvta[.to].shared|global.u32|u64 d, a                     .shared window conversions
 //   every one-instruction ALU statement LowerInlineAsm.cpp knows (arithmetic())
 // The carry flag lives in a variable of the function, so a chain split over several asm
 // statements carries too (PTX leaves that undefined; compilers keep it in practice).
@@ -255,6 +258,9 @@ private:
     SmallVector<StringRef, 6> ops = splitOperands(operandText);
     SmallVector<StringRef, 6> parts;
     opcode.split(parts, '.');
+    if (opcode == "cp.async.commit_group" || opcode == "cp.async.wait_all" ||
+        (opcode == "cp.async.wait_group" && ops.size() == 1))
+      return true; // the copies completed when they were issued
     if (parts.size() < 2 || ops.empty())
       return false;
     StringRef op = parts.front();
@@ -273,6 +279,10 @@ private:
       return prmt(ops);
     if (op == "vote")
       return vote(parts, ops);
+    if (op == "cp" && parts.size() >= 2 && parts[1] == "async")
+      return cpAsync(parts, ops);
+    if (op == "cvta" && ops.size() == 2)
+      return cvta(parts, ops);
     if (op == "shfl" && parts.size() == 4 && parts[1] == "sync" && parts[3] == "b32" &&
         ops.size() == 5 && !ops[0].contains('|'))
       return shfl(parts[2], ops);
@@ -341,6 +351,80 @@ private:
     Value *width = b_.CreateSub(b_.getInt32(32), b_.CreateAnd(b_.CreateLShr(c, 8), 0x1f));
     Value *r = warp(op, mask, b_.CreateZExt(a, b_.getInt64Ty()), lane, width);
     return write(ops[0], b_.CreateTrunc(r, i32));
+  }
+
+  /// `[$k]` / `[$k+16]` / `[name]`: the operand and the byte offset.
+  Value *address(StringRef text, bool shared) {
+    text = text.trim();
+    if (!text.consume_front("[") || !text.consume_back("]"))
+      return nullptr;
+    auto [base, offsetText] = text.split('+');
+    int64_t offset = 0;
+    if (!offsetText.trim().empty() && offsetText.trim().getAsInteger(0, offset))
+      return nullptr;
+    Value *v = read(base, b_.getInt64Ty());
+    if (!v)
+      return nullptr;
+    Value *p = shared ? sharedAddress(b_, v) : b_.CreateIntToPtr(v, b_.getPtrTy());
+    return b_.CreateConstGEP1_64(b_.getInt8Ty(), p, offset);
+  }
+
+  bool cpAsync(ArrayRef<StringRef> parts, ArrayRef<StringRef> ops) {
+    // cp.async.ca|cg.shared.global[.L2::...] [dst], [src], cp-size[, src-size][, policy]
+    if (parts.size() < 5 || parts[3] != "shared" || parts[4] != "global" || ops.size() < 3)
+      return false;
+    uint64_t size = 0, copied = 0;
+    if (ops[2].getAsInteger(0, size) || (size != 4 && size != 8 && size != 16))
+      return false;
+    Value *dst = address(ops[0], true), *src = address(ops[1], false);
+    if (!dst || !src)
+      return false;
+    if (ops.size() >= 4 && !ops[3].getAsInteger(0, copied) && copied < size) {
+      // The first src-size bytes from src, zeros after them.
+      b_.CreateMemSet(dst, b_.getInt8(0), size, MaybeAlign(1));
+      if (copied)
+        b_.CreateMemCpy(dst, MaybeAlign(1), src, MaybeAlign(1), copied);
+      return true;
+    }
+    if (ops.size() >= 4 && ops[3].starts_with("$")) { // a run-time src-size
+      Value *n = read(ops[3], b_.getInt64Ty());
+      if (!n)
+        return false;
+      b_.CreateMemSet(dst, b_.getInt8(0), size, MaybeAlign(1));
+      b_.CreateMemCpy(dst, MaybeAlign(1), src, MaybeAlign(1),
+                      b_.CreateBinaryIntrinsic(Intrinsic::umin, n, b_.getInt64(size)));
+      return true;
+    }
+    b_.CreateMemCpy(dst, MaybeAlign(1), src, MaybeAlign(1), size);
+    return true;
+  }
+
+  bool cvta(ArrayRef<StringRef> parts, ArrayRef<StringRef> ops) {
+    // cvta.to.SPACE.TYPE d, a (generic to SPACE) / cvta.SPACE.TYPE d, a (SPACE to generic)
+    bool to = parts.size() == 4 && parts[1] == "to";
+    if (parts.size() != (to ? 4u : 3u))
+      return false;
+    StringRef space = parts[to ? 2 : 1];
+    std::optional<PtxType> t = typeOf(ctx(), parts.back());
+    if (!t || t->isFloat || t->isPred || t->bits < 32)
+      return false;
+    Value *a = read(ops[1], b_.getInt64Ty());
+    if (!a)
+      return false;
+    if (space == "global")
+      return write(ops[0], b_.CreateZExtOrTrunc(a, t->type));
+    if (space != "shared")
+      return false;
+    Module &M = *call_.getModule();
+    Value *r;
+    if (to) {
+      FunctionCallee fn = M.getOrInsertFunction(
+          sim::abi::CvtaToSharedFn, FunctionType::get(b_.getInt64Ty(), {b_.getPtrTy()}, false));
+      r = b_.CreateCall(fn, {b_.CreateIntToPtr(a, b_.getPtrTy())});
+    } else {
+      r = b_.CreatePtrToInt(sharedAddress(b_, a), b_.getInt64Ty());
+    }
+    return write(ops[0], b_.CreateZExtOrTrunc(r, t->type));
   }
 
   bool setp(ArrayRef<StringRef> parts, ArrayRef<StringRef> ops) {

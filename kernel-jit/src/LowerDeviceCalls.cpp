@@ -17,6 +17,8 @@
 //   llvm.trap                       -> call __musa_sim_trap(ctx)
 //   llvm.nvvm.read.ptx.sreg.clock, clock64, globaltimer
 //                                   -> call __musa_sim_clock64/globaltimer(ctx)
+//   __musa_sim_cvta_to_shared(p), __musa_sim_shared_address(a) (the .shared window)
+//                                   -> offsets from / addresses in the context's shared memory
 //   __musa_sim_sreg_dynamic_smem_size, _total_smem_size (inline PTX's special registers)
 //                                   -> from the context's shared-memory fields
 // The loads are not marked invariant: the JIT'd block loop (EmitKernelThunksPass) stores the
@@ -164,6 +166,31 @@ bool lowerCall(CallInst &call, Value *ctx) {
                                       b.getInt64Ty(), {ptrTy}),
                               {ctx});
     call.replaceAllUsesWith(b.CreateZExtOrTrunc(now, call.getType()));
+    call.eraseFromParent();
+    return true;
+  }
+  if (name == sim::abi::CvtaToSharedFn || name == sim::abi::SharedAddressFn) {
+    // The block's shared memory is the .shared window: offsets from its start. An address
+    // already inside it (a generic pointer passed where PTX wants a .shared one) stays; others
+    // are offsets, of which the window's 32 bits count (as on the GPU).
+    auto field = [&](unsigned offset, Type *T) {
+      return b.CreateLoad(T, b.CreateConstInBoundsGEP1_32(b.getInt8Ty(), ctx, offset));
+    };
+    Value *start = b.CreatePtrToInt(field(sim::abi::SharedOffset, ptrTy), b.getInt64Ty());
+    Value *arg = call.getArgOperand(0);
+    Value *result;
+    if (name == sim::abi::CvtaToSharedFn) {
+      result = b.CreateSub(b.CreatePtrToInt(arg, b.getInt64Ty()), start);
+    } else {
+      Value *v = b.CreateZExtOrTrunc(arg, b.getInt64Ty());
+      Value *inside = b.CreateICmpULT(b.CreateSub(v, start),
+                                      field(sim::abi::SharedLimitOffset, b.getInt64Ty()));
+      Value *offset = b.CreateAnd(v, b.getInt64(0xffffffffu));
+      result = b.CreateIntToPtr(b.CreateSelect(inside, v, b.CreateAdd(start, offset)), ptrTy);
+    }
+    call.replaceAllUsesWith(result->getType() == call.getType()
+                                ? result
+                                : b.CreateZExtOrTrunc(result, call.getType()));
     call.eraseFromParent();
     return true;
   }

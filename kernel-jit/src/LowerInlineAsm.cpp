@@ -10,6 +10,7 @@
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
 //   prefetch.* / prefetchu.* [$0]                                  nothing (a hint)
 //   ld.<qualifiers>(.v2/.v4).<type> $0 or {$0, ..}, [$k(+offset)]     loads of that width
+//                                   (.shared with an integer address: a .shared window one)
 //   st.<qualifiers>.<type> [$k(+offset)], $m                       a store (.volatile kept,
 //                                                   .relaxed/.acquire/.release as orderings)
 //   one-instruction integer and float arithmetic (lowerArithmetic)  the operation
@@ -20,6 +21,8 @@
 #include "musa/jit/DeviceLowering.h"
 
 #include "InlinePtx.h"
+
+#include "musa/sim/KernelAbi.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -96,6 +99,13 @@ Value *convert(IRBuilder<> &b, Value *value, Type *to, bool isSigned) {
   return nullptr;
 }
 
+Value *sharedAddress(IRBuilder<> &b, Value *address) {
+  Module &M = *b.GetInsertBlock()->getModule();
+  FunctionCallee fn = M.getOrInsertFunction(
+      sim::abi::SharedAddressFn, FunctionType::get(b.getPtrTy(), {b.getInt64Ty()}, false));
+  return b.CreateCall(fn, {b.CreateZExtOrTrunc(address, b.getInt64Ty())});
+}
+
 /// ld.* / st.* of a scalar or a .v2/.v4 vector, with an address `[$k]` or `[$k+offset]`: the
 /// loads or stores it makes (state space and cache qualifiers are hints here; .volatile stays
 /// volatile, .relaxed/.acquire/.release become atomic orderings).
@@ -106,13 +116,15 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
   auto [opcode, operands] = t.split(' ');
   SmallVector<StringRef, 6> parts;
   opcode.split(parts, '.');
-  bool isVolatile = false;
+  bool isVolatile = false, isShared = false;
   AtomicOrdering ordering = AtomicOrdering::NotAtomic;
   unsigned bits = 0, count = 1;
   bool isSigned = false, isFloat = false;
   for (StringRef q : parts) {
     if (q == "volatile")
       isVolatile = true;
+    else if (q == "shared")
+      isShared = true;
     else if (q == "relaxed")
       ordering = AtomicOrdering::Monotonic;
     else if (q == "acquire" || q == "release")
@@ -182,7 +194,7 @@ bool lowerLoadStore(CallInst &call, StringRef t) {
     stored.push_back(v);
   }
   if (pointer->getType()->isIntegerTy())
-    pointer = b.CreateIntToPtr(pointer, b.getPtrTy());
+    pointer = isShared ? sharedAddress(b, pointer) : b.CreateIntToPtr(pointer, b.getPtrTy());
   // A vector access is aligned to its whole size (PTX requires it).
   Align align(uint64_t(bits / 8) * count);
   Value *out = PoisonValue::get(result);
@@ -214,6 +226,8 @@ Value *asType(IRBuilder<> &b, Value *v, Type *type) {
   Type *from = v->getType();
   if (from == type)
     return v;
+  if (from->isPointerTy() && type->isIntegerTy()) // "l"(pointer) operands
+    return b.CreateZExtOrTrunc(b.CreatePtrToInt(v, b.getInt64Ty()), type);
   if (from->isIntegerTy() && type->isIntegerTy())
     return b.CreateZExtOrTrunc(v, type);
   if (from->getPrimitiveSizeInBits() == type->getPrimitiveSizeInBits() &&

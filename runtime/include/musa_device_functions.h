@@ -905,6 +905,21 @@ __MUSA_DEV clock_t clock(void) { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 __MUSA_DEV unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }
 __MUSA_DEV void __nanosleep(unsigned int ns) { __musa_sim_nanosleep(ns); }
 
+/* ---- shared-window addresses (cp.async, ldmatrix, ld/st.shared in inline PTX) ------------ */
+#if defined(__MUSA_SIM_HW__)
+__MUSA_DEV size_t __cvta_generic_to_shared(const void *p) {
+  return (size_t)(const void __attribute__((address_space(3))) *)p;
+}
+__MUSA_DEV void *__cvta_shared_to_generic(size_t a) {
+  return (void *)(void __attribute__((address_space(3))) *)a;
+}
+#else
+extern "C" __device__ size_t __musa_sim_cvta_to_shared(const void *p);
+extern "C" __device__ void *__musa_sim_shared_address(size_t a);
+__MUSA_DEV size_t __cvta_generic_to_shared(const void *p) { return __musa_sim_cvta_to_shared(p); }
+__MUSA_DEV void *__cvta_shared_to_generic(size_t a) { return __musa_sim_shared_address(a); }
+#endif
+
 #undef __MUSA_DEV
 #endif /* __CUDA__ */
 

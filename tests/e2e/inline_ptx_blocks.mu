@@ -113,6 +113,28 @@ __global__ void warpPtx(unsigned *out) {
   o[0] = ballot, o[1] = all, o[2] = any, o[3] = uni, o[4] = sum, o[5] = down;
 }
 
+// cp.async into shared memory through __cvta_generic_to_shared's 32-bit .shared addresses
+// (a whole 16-byte copy, and one of 4 bytes zero-filled to 16), ld.shared with such an
+// address, and the way back with __cvta_shared_to_generic.
+__global__ void asyncCopy(const float4 *in, float *out) {
+  __shared__ __align__(16) float tile[128 * 4], part[128 * 4];
+  unsigned t = threadIdx.x;
+  unsigned smem = (unsigned)__cvta_generic_to_shared(&tile[t * 4]);
+  unsigned psmem = (unsigned)__cvta_generic_to_shared(&part[t * 4]);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(smem), "l"(in + t));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 4;" ::"r"(psmem), "l"(in + t));
+  asm volatile("cp.async.commit_group;");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  float second;
+  asm volatile("ld.shared.f32 %0, [%1+4];" : "=f"(second) : "r"(smem));
+  float *back = (float *)__cvta_shared_to_generic(smem);
+  out[t * 4 + 0] = tile[(127 - t) * 4 + 2]; // another thread's copy
+  out[t * 4 + 1] = second;
+  out[t * 4 + 2] = back[3];
+  out[t * 4 + 3] = part[t * 4] + part[t * 4 + 1] + part[t * 4 + 2] + part[t * 4 + 3];
+}
+
 // The launch's dynamic shared memory as inline PTX reads it.
 __global__ void smemSizes(unsigned *out) {
   __shared__ int fixed[16];
@@ -178,6 +200,23 @@ int main() {
       }
   }
   free(h);
+  float hin[512], hout[512];
+  for (int k = 0; k < 512; ++k)
+    hin[k] = (float)(k * 3 + 1);
+  float *fin, *fout;
+  CHECK_MUSA(musaMalloc(&fin, sizeof hin));
+  CHECK_MUSA(musaMalloc(&fout, sizeof hout));
+  CHECK_MUSA(musaMemcpy(fin, hin, sizeof hin, musaMemcpyHostToDevice));
+  asyncCopy<<<1, 128>>>((const float4 *)fin, fout);
+  CHECK_MUSA(musaMemcpy(hout, fout, sizeof hout, musaMemcpyDeviceToHost));
+  for (int t = 0; t < 128; ++t) {
+    float want[4] = {hin[(127 - t) * 4 + 2], hin[t * 4 + 1], hin[t * 4 + 3], hin[t * 4]};
+    for (int k = 0; k < 4; ++k)
+      CHECK(hout[t * 4 + k] == want[k], "cp.async thread %d result %d: %g, expected %g", t, k,
+            hout[t * 4 + k], want[k]);
+  }
+  CHECK_MUSA(musaFree(fin));
+  CHECK_MUSA(musaFree(fout));
   warpPtx<<<1, 64>>>(d);
   unsigned w[64 * 6];
   CHECK_MUSA(musaMemcpy(w, d, sizeof w, musaMemcpyDeviceToHost));

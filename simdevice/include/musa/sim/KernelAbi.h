@@ -157,6 +157,11 @@ inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
 inline constexpr const char *SmIdFn = "__musa_sim_smid";
 inline constexpr const char *SmCountFn = "__musa_sim_nsmid";
 inline constexpr const char *IsLocalFn = "__musa_sim_is_local";
+/// Shared-window addresses (PTX's .shared state space, __cvta_generic_to_shared): a generic
+/// pointer's offset in the block's shared memory (i64), and the generic pointer of a .shared
+/// address (an offset, or a generic pointer already inside the block's shared memory).
+inline constexpr const char *CvtaToSharedFn = "__musa_sim_cvta_to_shared";
+inline constexpr const char *SharedAddressFn = "__musa_sim_shared_address";
 /// MUSA_SIM_MEMCHECK=1: the AccessFault bits of a device-memory access through a pointer the
 /// compiler cannot place (AccessFaultHostMemory if it reaches unregistered host memory).
 inline constexpr const char *CheckAddressFn = "__musa_sim_check_address";
