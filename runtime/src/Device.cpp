@@ -5,6 +5,7 @@
 #include "Capture.h"
 #include "FatBinaryRegistry.h"
 #include "SharedEvent.h"
+#include "backend/Backend.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -212,6 +213,8 @@ bool Device::heldByHost(const Stream &stream) {
 }
 
 std::function<void()> holdsForHost(Stream &stream, std::function<void()> op) {
+  if (backend::mode() != backend::Mode::Diff) // only differential mode reads the count
+    return op;
   struct Hold {
     std::shared_ptr<std::atomic<int>> count;
     explicit Hold(std::shared_ptr<std::atomic<int>> c) : count(std::move(c)) { ++*count; }

@@ -90,7 +90,8 @@ musaError_t musaGraphLaunch(musaGraphExec_t handle, musaStream_t streamHandle) {
       setGraphLaunchPriority(priority);
       exec->run(*launch);
     };
-    stream->device->submit(*stream, waitsForHost(exec->plan()) ? holdsForHost(*stream, op) : op);
+    bool held = backend::mode() == backend::Mode::Diff && waitsForHost(exec->plan());
+    stream->device->submit(*stream, held ? holdsForHost(*stream, op) : op);
     return musaSuccess;
   });
 }

@@ -127,12 +127,14 @@ struct Stream {
   std::atomic<std::shared_ptr<Capture>> capture;
   graph::CaptureTail captureTail;
   /// Operations queued here that wait for the host program and have not finished: host
-  /// functions, callbacks, external semaphore waits (holdsForHost). Differential mode does
-  /// not wait for a stream they hold: the program may release it only later.
+  /// functions, callbacks, external semaphore waits (holdsForHost; counted in differential
+  /// mode only). Differential mode does not wait for a stream they hold: the program may
+  /// release it only later.
   std::shared_ptr<std::atomic<int>> hostHolds = std::make_shared<std::atomic<int>>(0);
 };
 
-/// `op` counted in `stream.hostHolds` from now until it has run (or is dropped unrun).
+/// `op` counted in `stream.hostHolds` from now until it has run (or is dropped unrun); in
+/// any mode but differential, `op` itself.
 std::function<void()> holdsForHost(Stream &stream, std::function<void()> op);
 
 /// The point an event marks in a stream: completed when the stream's work before it is done.
