@@ -332,6 +332,7 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
     s.lines += b.lines, s.addressRequests += b.addressRequests;
+    s.sameAddressLanes += b.sameAddressLanes;
     s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
@@ -439,6 +440,24 @@ uint64_t distinctValues(std::vector<uint64_t> &values) {
   return countBits(bits.data(), 0, bits.size());
 }
 
+/// The lanes of one atomic warp access that L2 applies after another lane's operation on the
+/// same address: for each 32-byte sector, the lanes on its busiest address less one. Zero when
+/// all lanes share one address (the compiler combines them into one atomic). Sorts `addresses`.
+uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
+  sortLanes(addresses);
+  if (addresses.front() == addresses.back())
+    return 0;
+  uint64_t extra = 0, run = 0, busiest = 0;
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    run = i > 0 && addresses[i] == addresses[i - 1] ? run + 1 : 1;
+    busiest = std::max(busiest, run);
+    bool sectorEnds = i + 1 == addresses.size() || addresses[i + 1] / 32 != addresses[i] / 32;
+    if (sectorEnds)
+      extra += busiest - 1, busiest = 0;
+  }
+  return extra;
+}
+
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
 /// serves.
 uint64_t warpLines(const std::vector<uint64_t> &sectors) {
@@ -491,8 +510,11 @@ void BlockCounters::end() {
                 warpAtomics.push_back(a); // distinct addresses, as for atomics
             }
           }
-          if (!warpAtomics.empty())
+          if (!warpAtomics.empty()) {
+            if (s.info & abi::AccessAtomic)
+              s.sameAddressLanes += sameAddressLanes(warpAtomics);
             s.addressRequests += warpSectors(warpAtomics); // distinct addresses
+          }
           if (!global.empty()) {
             ++s.globalWarps, s.sectors += warpSectors(global);
             s.lines += warpLines(global);

@@ -71,7 +71,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
-  double atomicWarps = 0;                     // warp accesses of the other atomics
+  // The other atomics: sector requests, and lanes applied after another on one address.
+  double atomicSectors = 0, atomicSameAddress = 0, casTries = 0;
   double constantReplays = 0;                 // constant-cache passes (distinct addresses)
   double barriers = e.warpInstructions[abi::ClassBarrier];
 
@@ -131,16 +132,22 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
           casLineRequests += tries / std::max(1.0, sampledLanes) *
                              (s.globalWarps ? double(s.lines) / s.globalWarps : 1);
         else
-          e.atomics += tries;
+          casTries += tries, e.atomics += tries;
         casRounds = std::max(casRounds, contenders);
       } else if (s.info & abi::AccessAtomic) { // requests: lanes at one address combine
         e.atomics += s.globalLanes ? double(s.globalExecs) * double(s.addressRequests) /
                                          double(s.globalLanes)
                                    : double(s.globalExecs);
-        atomicWarps += warps;
+        atomicSectors += warps * sectors;
+        if (s.globalWarps)
+          atomicSameAddress += warps * double(s.sameAddressLanes) / s.globalWarps;
       }
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
-        otherSectors += warps * sectors, otherLines += lines;
+        // Atomic requests are bound by the atomic units' rates (below), which the H200
+        // serves faster than l2_requests_per_cycle (atomic_footprint.h200.txt).
+        otherSectors += warps * sectors;
+        if (!(s.info & abi::AccessAtomic))
+          otherLines += lines;
       } else {
         loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
         globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
@@ -243,12 +250,16 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     for (const SiteStats &s : k.sites)
       if ((s.info & abi::AccessAtomic) && s.highest > s.lowest)
         units = std::max(units, std::ceil(double(s.highest - s.lowest) / p.atomicUnitBytes));
-    // A unit serves a warp's atomic access in `atomic_warp_cycles` plus
-    // `same_address_atomic_cycles` per request (address) it carries; the device serves at
-    // most `atomic_ops_per_cycle` requests a cycle.
-    e.atomicCycles = std::max(e.atomics / p.atomicOpsPerCycle,
-                              (e.atomics * p.sameAddressAtomicCycles +
-                               atomicWarps * p.atomicWarpCycles) / units);
+    // A unit serves a sector request in `atomic_sector_cycles`, plus
+    // `same_address_atomic_cycles` for each lane applied after another on one address, and a
+    // compare-and-swap try in `cas_try_cycles`; the device serves at most
+    // `atomic_sectors_per_cycle` sector requests and `atomic_ops_per_cycle` addresses a cycle
+    // (tests/hardware/probes/atomic_footprint.h200.txt).
+    double atUnits = (atomicSectors * p.atomicSectorCycles +
+                      atomicSameAddress * p.sameAddressAtomicCycles + casTries * p.casTryCycles) /
+                     units;
+    e.atomicCycles = std::max({atomicSectors / p.atomicSectorsPerCycle,
+                               e.atomics / p.atomicOpsPerCycle, atUnits});
     // Compare-and-swap retry loops: line requests at `cas_line_cycles` per unit (and no faster
     // than L2 takes requests), and at least one round trip per success at each address.
     e.atomicCycles += std::max(casLineRequests * p.casLineCycles / units,

@@ -60,10 +60,14 @@ struct DeviceProfile {
   double l2RequestsPerCycle = 0;   // device-wide, one request per 128-byte line
   double l2BandwidthGBs = 0;
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
-  double atomicOpsPerCycle = 0;    // device-wide atomic throughput (distinct addresses)
-  double sameAddressAtomicCycles = 0; // cycles between two atomic requests in one unit
-  double atomicWarpCycles = 0;        // and per warp access a unit serves, whatever it carries
-  double atomicUnitBytes = 0;         // address range whose atomics serialise (one L2 slice)
+  /// Atomics (L2's atomic units): device-wide sector requests and addresses a cycle; at one
+  /// unit (an address range whose atomics serialise, one L2 slice), the cycles of a sector
+  /// request and of each further lane on an address a request already carries; and of one
+  /// compare-and-swap try when a warp's lanes share an address.
+  double atomicSectorsPerCycle = 0, atomicOpsPerCycle = 0;
+  double atomicSectorCycles = 0, sameAddressAtomicCycles = 0;
+  double atomicUnitBytes = 0;
+  double casTryCycles = 0;
   /// Compare-and-swap retry loops: a round trip (one success per address per round), and the
   /// cycles a unit takes for one warp's compare-and-swap request to one line (lanes on
   /// distinct addresses).

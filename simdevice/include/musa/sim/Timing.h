@@ -119,6 +119,10 @@ struct SiteStats {
   // lanes at one address make one request: the compiler and the memory system combine them;
   // the constant cache serves one address at a time).
   uint64_t addressRequests = 0;
+  // Atomics: per sampled warp access, the lanes beyond the first on the busiest address of
+  // each sector it touches (L2 applies those one after another). None when every lane is on
+  // one address: the compiler combines such a warp's atomics into one.
+  uint64_t sameAddressLanes = 0;
   // The lowest global address the site touched in the launch and the highest plus the access
   // size (how many distinct
   // addresses it can have reached: a contended compare-and-swap's contenders).
