@@ -263,6 +263,27 @@ void classify(Instruction &I, Counts &c) {
     }
     return;
   }
+  case Instruction::Mul:
+    // The integer multiply-add pipe (IMAD), beside the integer ALU. A 64-bit multiply is a
+    // wide 32-bit multiply and two cross products: about four IMAD slots (the H200 runs a
+    // 64-bit multiply-add in 8.6 cycles per warp and scheduler, 2 per 32-bit IMAD;
+    // tests/hardware/probes/request_rates.h200.txt).
+    c[ClassIntMul] += I.getType()->getScalarSizeInBits() > 32 ? 4 : 1;
+    return;
+  case Instruction::Shl:
+    // A shift left by a constant is a multiply by a power of two: GPU compilers issue it on
+    // the IMAD pipe (IMAD.SHL), leaving the ALU to the rest (xorshift: two of its three
+    // shifts, request_rates.h200.txt's SASS).
+    if (isa<Constant>(I.getOperand(1)) && I.getType()->getScalarSizeInBits() <= 32) {
+      ++c[ClassIntMul];
+      return;
+    }
+    [[fallthrough]];
+  case Instruction::LShr: case Instruction::AShr: case Instruction::And:
+  case Instruction::Or: case Instruction::Xor:
+    // The ALU is 32 bits wide: 64-bit logic and shifts take one instruction per half.
+    c[ClassInt] += I.getType()->getScalarSizeInBits() > 32 ? 2 : 1;
+    return;
   default:
     if (I.getType()->isFPOrFPVectorTy())
       ++c[floatClass(I.getType())];

@@ -35,6 +35,7 @@ issue_width = 2
 fp32_lanes = 64
 fp64_lanes = 8
 int_lanes = 32
+imad_lanes = 32
 sfu_lanes = 8
 ldst_lanes = 16
 dependent_issue_cycles = 4

@@ -37,6 +37,7 @@ issue_width = 1                         # [est]
 fp32_lanes = 128                        # [est]
 fp64_lanes = 8                         # [est]
 int_lanes = 128                         # [est]
+imad_lanes = 128                        # [est] as int_lanes
 sfu_lanes = 16                          # [est]
 ldst_lanes = 32                         # [est]
 dependent_issue_cycles = 4              # [est]

@@ -132,6 +132,7 @@ const std::map<std::string, Setter> &fields() {
       {"fp32_lanes", integer(&DeviceProfile::fp32Lanes)},
       {"fp64_lanes", integer(&DeviceProfile::fp64Lanes)},
       {"int_lanes", integer(&DeviceProfile::intLanes)},
+      {"imad_lanes", integer(&DeviceProfile::imadLanes)},
       {"sfu_lanes", integer(&DeviceProfile::sfuLanes)},
       {"ldst_lanes", integer(&DeviceProfile::ldstLanes)},
       {"dependent_issue_cycles", real(&DeviceProfile::dependentIssueCycles)},
@@ -188,7 +189,7 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "shared_mem_per_block_optin is below shared_mem_per_block";
   if (p.totalGlobalMem == 0)
     return "total_global_mem must be positive";
-  if (p.issueWidth <= 0 || p.fp32Lanes <= 0 || p.fp64Lanes <= 0 || p.intLanes <= 0 ||
+  if (p.issueWidth <= 0 || p.fp32Lanes <= 0 || p.fp64Lanes <= 0 || p.intLanes <= 0 || p.imadLanes <= 0 ||
       p.sfuLanes <= 0 || p.ldstLanes <= 0)
     return "issue_width and the *_lanes fields must be positive";
   if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1)

@@ -169,6 +169,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double pipes[] = {
       perBlock(e.warpInstructions[abi::ClassInt] + e.warpInstructions[abi::ClassBranch]) * w /
           p.intLanes,
+      perBlock(e.warpInstructions[abi::ClassIntMul]) * w / p.imadLanes,
       perBlock(e.warpInstructions[abi::ClassFp32]) * w / p.fp32Lanes,
       perBlock(e.warpInstructions[abi::ClassFp64]) * w / p.fp64Lanes,
       perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,

@@ -42,7 +42,7 @@ std::string shipped(const char *id) {
          "total_const_mem = 64K\nl2_cache_size = 1M\nl2_partitions = 1\nhost_launch_us = 1\ngraph_kernel_node_us = 1\nconst_address_cycles = 2\nmemset_latency_us = 1\nl1_cache_size = 64K\nmem_pitch = 1\ntexture_alignment = 512\n"
          "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
          "host_link_bandwidth_gbs = 1\n"
-         "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nsfu_lanes = 8\n"
+         "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nimad_lanes = 32\nsfu_lanes = 8\n"
          "ldst_lanes = 16\ndependent_issue_cycles = 4\ndram_latency_cycles = 400\n"
          "l1_latency_cycles = 30\nl2_latency_cycles = 200\nl1_sectors_per_cycle = 2\n"
          "l2_requests_per_cycle = 4\n"

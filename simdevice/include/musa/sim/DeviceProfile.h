@@ -53,6 +53,7 @@ struct DeviceProfile {
   // Timing model (simdevice/TIMING.md). Lanes are per multiprocessor.
   int issueWidth = 0;              // warp instructions issued per cycle per multiprocessor
   int fp32Lanes = 0, fp64Lanes = 0, intLanes = 0, sfuLanes = 0, ldstLanes = 0;
+  int imadLanes = 0; // the integer multiply-add pipe (abi::ClassIntMul), beside intLanes' ALU
   double dependentIssueCycles = 0; // cycles between dependent instructions of one warp
   double dramLatencyCycles = 0;
   double l1LatencyCycles = 0, l2LatencyCycles = 0;

@@ -90,6 +90,7 @@ enum InstrClass : unsigned {
   ClassBranch,  // conditional branches, switches, calls
   ClassBarrier, // __syncthreads, grid.sync
   ClassWarp,    // shuffles, votes and other warp collectives
+  ClassIntMul,  // the integer multiply-add pipe: multiplies, shifts left by a constant (IMAD)
   ClassCount
 };
 /// A kernel's table of basic blocks (TimingBlocksSymbol) has a row of TableColumns per block:
