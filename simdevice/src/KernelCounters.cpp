@@ -197,12 +197,17 @@ void BlockCounters::flushFootprint() {
   }
 }
 
-uint64_t KernelCounters::sparseSectors() const {
+uint64_t KernelCounters::sparseSectors(unsigned granule) const {
   double n = 0;
   for (const SiteStats &s : sites) {
     if (!s.sparseExecs)
       continue;
     double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
+    // Read in granules of `granule` sectors: a warp access with fewer sectors per line than
+    // a granule holds brings the rest of each granule too.
+    if (granule > 1 && !(s.info & (abi::AccessStore | abi::AccessAtomic)) && s.lines)
+      perLane *= double(granule) / std::clamp(double(s.sectors) / double(s.lines), 1.0,
+                                              double(granule));
     // Blocks' spans overlap (a gather from one table): no more than the launch-wide span.
     double launchSpan = s.highest > s.lowest ? double(s.highest - s.lowest) / 32 + 1 : 1;
     n += std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane, launchSpan});
@@ -298,6 +303,26 @@ uint64_t KernelCounters::uniqueSectors() const {
     if (bits && lo <= hi && lo < words_)
       n += countBits(bits, lo, std::min(hi + 1, words_));
   return n;
+}
+
+uint64_t KernelCounters::readGranuleExtra(unsigned granule) const {
+  if ((granule != 2 && granule != 4) || !bits_[0])
+    return 0;
+  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
+  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
+  if (lo > hi || lo >= words_)
+    return 0;
+  uint64_t extra = 0;
+  for (uint64_t i = lo; i < std::min(hi + 1, words_); ++i) {
+    uint64_t w = __atomic_load_n(&bits_[0][i], __ATOMIC_RELAXED);
+    if (!w)
+      continue;
+    // One bit per granule: set when any of its sectors is.
+    uint64_t any = w | (w >> 1);
+    any = granule == 2 ? any & 0x5555555555555555ull : (any | (any >> 2)) & 0x1111111111111111ull;
+    extra += granule * uint64_t(__builtin_popcountll(any)) - uint64_t(__builtin_popcountll(w));
+  }
+  return extra;
 }
 
 std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {

@@ -208,18 +208,32 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       reuse = 1 - (1 - reuse) * cache / touched;
   }
   double l2Bytes = (loadSectors * reuse + otherSectors + localSectors) * 32;
-  double l2Requests = loadLines * reuse + otherLines + localLines;
+  // L2 takes a warp's line requests at `l2_requests_per_cycle` for loads and
+  // `l2_store_requests_per_cycle` for stores (random lines of an L2-resident array: 80 and
+  // 37 a cycle, tests/hardware/probes/request_rates.h200.txt and store_rates.h200.txt).
+  double l2RequestCycles = (loadLines * reuse + localLines) / p.l2RequestsPerCycle +
+                           otherLines / p.l2StoreRequestsPerCycle;
   double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32 +
                   blocks * threads * frameBytes;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
-  double missFraction = unique > 0 ? std::clamp(1 - p.l2CacheSize / unique, 0.0, 1.0) : 0;
-  e.footprintBytes = unique;
-  e.dramBytes = unique - std::clamp(warmBytes, 0.0, unique) + (l2Bytes - unique) * missFraction;
+  // DRAM reads `dram_access_bytes` at a time: a sector read alone brings its neighbours into
+  // L2 with it (a lane per 64 or 128 bytes streams at the bandwidth of twice the bytes it
+  // uses, tests/hardware/probes/request_rates.h200.txt). What the launch occupies in L2 and
+  // fetches from DRAM is its footprint in those units.
+  double fetched = unique;
+  if (unique > 0 && p.dramAccessBytes > 32) {
+    unsigned granule = unsigned(p.dramAccessBytes / 32);
+    fetched += double(k.readGranuleExtra(granule) + k.sparseSectors(granule) -
+                      k.sparseSectors()) * 32;
+  }
+  double missFraction = fetched > 0 ? std::clamp(1 - p.l2CacheSize / fetched, 0.0, 1.0) : 0;
+  e.footprintBytes = fetched;
+  e.dramBytes =
+      fetched - std::clamp(warmBytes, 0.0, fetched) + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
   e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + e.dramBytes / bytesPerCycle : 0;
-  e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs),
-                        l2Requests / p.l2RequestsPerCycle);
+  e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs), l2RequestCycles);
 
   // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for
   // L1, L2 or DRAM in the proportions the reuse figures give.

@@ -20,7 +20,6 @@ import tempfile
 GRID = {
     "kernel_launch_us": [5.4, 5.8, 6.2],
     "dram_efficiency": [0.75, 0.85, 0.95],
-    "l2_requests_per_cycle": [20, 30, 40],
 }
 
 

@@ -58,8 +58,10 @@ struct DeviceProfile {
   double dramLatencyCycles = 0;
   double l1LatencyCycles = 0, l2LatencyCycles = 0;
   double l1SectorsPerCycle = 0;    // per multiprocessor
-  double l2RequestsPerCycle = 0;   // device-wide, one request per 128-byte line
+  double l2RequestsPerCycle = 0;   // device-wide, one request per 128-byte line (loads)
+  double l2StoreRequestsPerCycle = 0; // and for stores
   double l2BandwidthGBs = 0;
+  double dramAccessBytes = 32;     // what DRAM reads at a time (32, 64 or 128)
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
   /// Atomics (L2's atomic units): device-wide sector requests and addresses a cycle; at one
   /// unit (an address range whose atomics serialise, one L2 slice), the cycles of a sector

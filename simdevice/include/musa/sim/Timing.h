@@ -176,12 +176,16 @@ public:
   std::vector<SiteStats> sites;
   /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
   uint64_t uniqueSectors() const;
+  /// The further sectors DRAM sends with those read when it reads `granule` sectors at a time
+  /// (its access granularity): per granule with any sector read, the ones not read.
+  uint64_t readGranuleExtra(unsigned granule) const;
   uint64_t untrackedSectors() const { return untracked_.load(); }
   /// The device addresses [first, second) the footprint bitmaps saw touched ({0, 0}: none).
   std::pair<uint64_t, uint64_t> footprintRange() const;
   /// Sectors of the sparse ranges light blocks reported: per site, the fewer of the sectors
-  /// spanned and the executions times the sectors a lane's access takes in sampled warps.
-  uint64_t sparseSectors() const;
+  /// spanned and the executions times the sectors a lane's access takes in sampled warps
+  /// (read in granules of `granule` sectors: with the rest of each granule its loads touch).
+  uint64_t sparseSectors(unsigned granule = 1) const;
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
   /// The units of `unitBytes` those addresses fall in (atomics in one unit serialise at L2).
   size_t distinctAtomicUnits(double unitBytes) const;
