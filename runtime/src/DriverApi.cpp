@@ -27,6 +27,7 @@ struct MUctx_st {
   bool alive = true;
   unsigned flags = 0;
   unsigned retained = 0;             // primary contexts: muDevicePrimaryCtxRetain count
+  bool resetSinceRetain = false;     // primary contexts: inactive until retained again
   std::set<void *> allocations;      // created contexts: freed with the context
   std::vector<void **> modules;      // created contexts: unloaded with the context
 };
@@ -317,6 +318,7 @@ MUresult muDevicePrimaryCtxRetain(MUcontext *pctx, MUdevice dev) {
   std::lock_guard lock(state().mutex);
   MUctx_st *ctx = primaryOf(dev);
   ++ctx->retained;
+  ctx->resetSinceRetain = false;
   *pctx = ctx;
   return MUSA_SUCCESS;
 }
@@ -340,7 +342,7 @@ MUresult muDevicePrimaryCtxGetState(MUdevice dev, unsigned int *flags, int *acti
   std::lock_guard lock(state().mutex);
   MUctx_st *ctx = primaryOf(dev);
   *flags = ctx->flags;
-  *active = ctx->retained > 0;
+  *active = ctx->retained > 0 && !ctx->resetSinceRetain;
   return MUSA_SUCCESS;
 }
 
@@ -363,6 +365,13 @@ MUresult muDevicePrimaryCtxReset(MUdevice dev) {
   musaSetDevice(dev);
   musaError_t e = musaDeviceReset();
   musaSetDevice(previous);
+  // As the H200 does (tests/hardware/probes/primary_reset.h200.txt): the flags go back to 0
+  // and the context reads inactive until retained again; the retain count stands, so a
+  // release after the reset still succeeds.
+  std::lock_guard lock(state().mutex);
+  MUctx_st *ctx = primaryOf(dev);
+  ctx->flags = 0;
+  ctx->resetSinceRetain = true;
   return toResult(e);
 }
 

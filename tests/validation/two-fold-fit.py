@@ -33,6 +33,31 @@ def read(path):
     return rows
 
 
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(measured, predicted, keys):
+    a = ranks([measured[k] for k in keys])
+    b = ranks([predicted[k] for k in keys])
+    n = len(keys)
+    ma, mb = sum(a) / n, sum(b) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    va = sum((x - ma) ** 2 for x in a) ** 0.5
+    vb = sum((y - mb) ** 2 for y in b) ** 0.5
+    return cov / (va * vb) if va and vb else 0.0
+
+
 def mape(measured, predicted, keys):
     return 100 * sum(abs(predicted[k] - measured[k]) / measured[k] for k in keys) / len(keys)
 
@@ -76,9 +101,10 @@ def main():
     for fit, score in ((0, 1), (1, 0)):
         best = min(runs, key=lambda r: mape(measured, r[1], halves[fit]))
         print("fit on half %d (%d configs): %s -> MAPE %.2f %% there; scored on half %d "
-              "(%d configs): MAPE %.2f %%" % (
+              "(%d configs): MAPE %.2f %%, Spearman %.4f" % (
                   fit + 1, len(halves[fit]), best[0], mape(measured, best[1], halves[fit]),
-                  score + 1, len(halves[score]), mape(measured, best[1], halves[score])))
+                  score + 1, len(halves[score]), mape(measured, best[1], halves[score]),
+                  spearman(measured, best[1], halves[score])))
 
 
 if __name__ == "__main__":

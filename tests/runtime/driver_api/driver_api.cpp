@@ -5,6 +5,7 @@
 #include <musa.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -160,6 +161,60 @@ int main(int argc, char **argv) {
   EXPECT(first == 1.0f);
   EXPECT(musaStreamSynchronize(stream) == musaSuccess);
 
+  // The rest of the memory, stream, event and context calls a program reaches for.
+  MUdevice ctxDevice = -1;
+  OK(muCtxGetDevice(&ctxDevice));
+  EXPECT(ctxDevice == dev);
+  unsigned ctxFlags = 0;
+  OK(muCtxGetFlags(&ctxFlags));
+  size_t freeBytes = 0, totalBytes = 0;
+  OK(muMemGetInfo(&freeBytes, &totalBytes));
+  EXPECT(totalBytes == total && freeBytes > 0 && freeBytes <= totalBytes);
+  float *pinned = nullptr;
+  OK(muMemAllocHost(reinterpret_cast<void **>(&pinned), n * sizeof(float)));
+  for (int i = 0; i < n; ++i)
+    pinned[i] = float(3 * i);
+  MUdeviceptr dz = 0, dw = 0;
+  OK(muMemAlloc(&dz, n * sizeof(float)));
+  OK(muMemAlloc(&dw, n * sizeof(float)));
+  OK(muMemcpyHtoDAsync(dz, pinned, n * sizeof(float), stream));
+  OK(muMemcpyDtoD(dw, dz, n * sizeof(float)));     // legacy stream: after the async copy
+  OK(muMemcpy(dz, dy, n * sizeof(float)));         // unified addressing: device to device
+  OK(muMemsetD16(dw, 0x3c00, 2));                  // the first float becomes 1.0f16 twice
+  std::fill(pinned, pinned + n, -1.0f);
+  OK(muMemcpyDtoHAsync(pinned, dw, n * sizeof(float), stream));
+  MUevent copied = nullptr;
+  OK(muEventCreate(&copied, 0));
+  OK(muEventRecord(copied, stream));
+  OK(muEventSynchronize(copied));
+  OK(muEventQuery(copied));
+  OK(muStreamQuery(stream));
+  unsigned short half[2];
+  std::memcpy(half, pinned, sizeof half);
+  EXPECT(half[0] == 0x3c00 && half[1] == 0x3c00);
+  EXPECT(pinned[1] == 3.0f && pinned[n - 1] == float(3 * (n - 1)));
+  float moved = 0.0f;
+  OK(muMemcpyDtoH(&moved, dz + 5 * sizeof(float), sizeof moved));
+  EXPECT(moved == 2.0f * 5.0f + 1.0f + biasValues[1]);
+  OK(muEventDestroy(copied));
+  EXPECT(muEventQuery(copied) == MUSA_ERROR_INVALID_HANDLE);
+  OK(muMemFreeHost(pinned));
+  OK(muMemFree(dz));
+  OK(muMemFree(dw));
+  const char *text = nullptr;
+  OK(muGetErrorString(MUSA_ERROR_NOT_FOUND, &text));
+  EXPECT(text && text[0] != 0);
+  // The image as a fat binary and through the options form.
+  MUmodule fat = nullptr, withOptions = nullptr;
+  OK(muModuleLoadFatBinary(&fat, bytes.data()));
+  OK(muModuleLoadDataEx(&withOptions, bytes.data(), 0, nullptr, nullptr));
+  MUfunction fromFat = nullptr;
+  OK(muModuleGetFunction(&fromFat, fat, "saxpy"));
+  OK(muModuleGetFunction(&fromFat, withOptions, "saxpy"));
+  EXPECT(muModuleLoadFatBinary(&bad, garbage) == MUSA_ERROR_INVALID_IMAGE);
+  OK(muModuleUnload(fat));
+  OK(muModuleUnload(withOptions));
+
   // Stale contexts: destroyed, the context is gone for every call.
   OK(muStreamDestroy(stream));
   OK(muCtxDestroy(ctx));
@@ -189,6 +244,21 @@ int main(int argc, char **argv) {
   OK(muCtxPopCurrent(&popped));
   EXPECT(popped == primary);
   EXPECT(muCtxDestroy(primary) == MUSA_ERROR_INVALID_CONTEXT); // primaries are released
+  OK(muDevicePrimaryCtxRelease(dev));
+  // Flags for the primary context, then a reset that frees what it held.
+  OK(muDevicePrimaryCtxSetFlags(dev, MU_CTX_SCHED_BLOCKING_SYNC));
+  OK(muDevicePrimaryCtxGetState(dev, &flags, &active));
+  EXPECT(flags == MU_CTX_SCHED_BLOCKING_SYNC);
+  OK(muDevicePrimaryCtxRetain(&primary, dev));
+  OK(muCtxPushCurrent(primary));
+  MUdeviceptr held = 0;
+  OK(muMemAlloc(&held, 64));
+  OK(muCtxPopCurrent(&popped));
+  OK(muDevicePrimaryCtxReset(dev));
+  // As on the H200 (tests/hardware/probes/primary_reset.h200.txt): flags back to 0, inactive,
+  // and the retain taken before the reset can still be released.
+  OK(muDevicePrimaryCtxGetState(dev, &flags, &active));
+  EXPECT(active == 0 && flags == 0);
   OK(muDevicePrimaryCtxRelease(dev));
 
   if (failures) {
