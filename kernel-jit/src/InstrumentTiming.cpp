@@ -55,12 +55,78 @@ bool isMathLibraryName(StringRef name) {
   return false;
 }
 
+/// One call of a math function as the GPU runs it: MUFU (special-function unit) operations,
+/// floating-point instructions and integer or branch instructions on its common path, read
+/// from sm_90 SASS at -O3 without fast math (tests/hardware/probes/math_sass.sm90.txt: sqrtf is
+/// an RSQ and two FMUL and two FFMA; expf an EX2 and six fp32; logf no MUFU at all but a
+/// polynomial of about twenty fp32). With fast math (`afn`) each is one MUFU and a multiply.
+/// `base` is the name without a leading "__" or trailing "f".
+struct MathCost {
+  unsigned special, fp, integer;
+};
+MathCost mathCost(StringRef base, bool fast) {
+  if (fast)
+    return {1, 1, 0};
+  if (base == "sqrt")
+    return {1, 4, 2};
+  if (base == "rsqrt")
+    return {1, 3, 0};
+  if (base == "exp2")
+    return {1, 3, 0};
+  if (base == "exp" || base == "exp10")
+    return {1, 6, 1};
+  if (base == "expm1")
+    return {1, 10, 2};
+  if (base == "log" || base == "log2" || base == "log10" || base == "log1p")
+    return {0, 20, 6};
+  if (base == "sin" || base == "cos")
+    return {0, 20, 6};
+  if (base == "sincos")
+    return {0, 30, 8};
+  if (base == "tan")
+    return {1, 26, 8};
+  if (base == "tanh")
+    return {2, 13, 2};
+  if (base == "erf" || base == "erfc")
+    return {1, 21, 8};
+  if (base == "pow")
+    return {1, 40, 10};
+  if (base == "atan" || base == "atan2")
+    return {1, 30, 8};
+  return {1, 20, 5};
+}
+
+void addMath(Counts &c, StringRef base, const CallBase &call);
+
 unsigned floatClass(Type *T) {
   T = T->getScalarType();
   return T->isDoubleTy() ? sim::abi::ClassFp64 : sim::abi::ClassFp32;
 }
 
 /// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
+/// rsqrtf as the headers write it: 1 / sqrt(x), the square root used only there. The GPU
+/// runs it as MUFU.RSQ and three fp32 (math_sass.sm90.txt); counted on the division, the
+/// square root itself free.
+bool isSqrtOfRsqrt(const Instruction &I) {
+  auto *call = dyn_cast<IntrinsicInst>(&I);
+  if (!call || call->getIntrinsicID() != Intrinsic::sqrt || !call->hasOneUse())
+    return false;
+  auto *div = dyn_cast<BinaryOperator>(*call->user_begin());
+  auto *one = div && div->getOpcode() == Instruction::FDiv
+                  ? dyn_cast<ConstantFP>(div->getOperand(0))
+                  : nullptr;
+  return one && one->isExactlyValue(1.0) && div->getOperand(1) == call;
+}
+
+void addMath(Counts &c, StringRef base, const CallBase &call) {
+  bool fast = isa<FPMathOperator>(call) && call.hasApproxFunc();
+  MathCost cost = mathCost(base, fast);
+  c[sim::abi::ClassSpecial] += cost.special;
+  c[floatClass(call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
+                                                             : call.getType())] += cost.fp;
+  c[sim::abi::ClassInt] += cost.integer;
+}
+
 bool fusedIntoAdd(Instruction &I) {
   if (I.getOpcode() != Instruction::FMul || !I.hasAllowContract() || !I.hasOneUse())
     return false;
@@ -199,9 +265,14 @@ void classify(Instruction &I, Counts &c) {
       switch (intrinsic->getIntrinsicID()) {
       case Intrinsic::sqrt: case Intrinsic::sin: case Intrinsic::cos: case Intrinsic::exp:
       case Intrinsic::exp2: case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
-      case Intrinsic::pow: case Intrinsic::powi:
-        ++c[ClassSpecial];
+      case Intrinsic::pow: case Intrinsic::powi: {
+        if (isSqrtOfRsqrt(*call))
+          break; // counted on its division
+        StringRef base = Intrinsic::getBaseName(intrinsic->getIntrinsicID());
+        base.consume_front("llvm.");
+        addMath(c, base == "powi" ? "pow" : base, *call);
         break;
+      }
       case Intrinsic::fma: case Intrinsic::fmuladd: case Intrinsic::fabs:
       case Intrinsic::minnum: case Intrinsic::maxnum: case Intrinsic::copysign:
       case Intrinsic::floor: case Intrinsic::ceil: case Intrinsic::trunc:
@@ -216,7 +287,10 @@ void classify(Instruction &I, Counts &c) {
         break;
       }
     } else if (F && isMathLibraryName(name)) {
-      ++c[ClassSpecial];
+      StringRef base = name;
+      base.consume_front("__");
+      base.consume_back("f");
+      addMath(c, base, *call);
     } else {
       ++c[ClassBranch]; // a call (device function or other builtin)
     }
@@ -232,11 +306,23 @@ void classify(Instruction &I, Counts &c) {
                        : I.getOperand(0)->getType())];
     return;
   case Instruction::FDiv: case Instruction::FRem:
+    if (auto *root = dyn_cast<Instruction>(I.getOperand(1)); root && isSqrtOfRsqrt(*root)) {
+      MathCost cost = mathCost("rsqrt", root->hasApproxFunc());
+      c[ClassSpecial] += cost.special;
+      c[floatClass(I.getType())] += cost.fp;
+      return;
+    }
     if (floatClass(I.getType()) == ClassFp64) {
       c[ClassFp64] += 8; // Newton iterations in double
+    } else if (I.hasAllowReciprocal() || I.hasApproxFunc()) {
+      ++c[ClassSpecial]; // fast math: a reciprocal and a multiply
+      ++c[ClassFp32];
     } else {
-      ++c[ClassSpecial]; // reciprocal approximation plus refinement
-      c[ClassFp32] += 2;
+      // IEEE division (math_sass.sm90.txt): MUFU.RCP, FCHK and five FFMA, and the branch
+      // around the slow path.
+      ++c[ClassSpecial];
+      c[ClassFp32] += 6;
+      c[ClassInt] += 2;
     }
     return;
   case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem:
