@@ -45,3 +45,13 @@ template <typename F> static float median_us(F op) {
   std::sort(t.begin(), t.end());
   return t[4];
 }
+
+// A 32-bit integer hash (lowbias32) for probes that scatter their accesses.
+__device__ __forceinline__ unsigned hash_u32(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}

@@ -14,18 +14,9 @@
 #include <cuda_runtime.h>
 #include "../probe.h"
 
-__device__ __forceinline__ unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 __global__ void add_hash(unsigned *c, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) atomicAdd(&c[mix(unsigned(i) + 12345u) & mask], 1u);
+  if (i < n) atomicAdd(&c[hash_u32(unsigned(i) + 12345u) & mask], 1u);
 }
 __global__ void add_line(unsigned *c, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -37,11 +28,11 @@ __global__ void add_sector(unsigned *c, unsigned mask, int n) {
 }
 __global__ void add_hash_f(float *c, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) atomicAdd(&c[mix(unsigned(i) + 12345u) & mask], 1.0f);
+  if (i < n) atomicAdd(&c[hash_u32(unsigned(i) + 12345u) & mask], 1.0f);
 }
 __global__ void add_hash_ret(unsigned *c, unsigned *old, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) old[i] = atomicAdd(&c[mix(unsigned(i) + 12345u) & mask], 1u);
+  if (i < n) old[i] = atomicAdd(&c[hash_u32(unsigned(i) + 12345u) & mask], 1u);
 }
 
 int main() {

@@ -16,18 +16,9 @@
 #include <cuda_runtime.h>
 #include "../probe.h"
 
-__device__ __forceinline__ unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 __global__ void gather(const float *in, float *out, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = in[mix(unsigned(i) * 2654435761u) & mask];
+  if (i < n) out[i] = in[hash_u32(unsigned(i) * 2654435761u) & mask];
 }
 __global__ void strided(const float *in, float *out, long stride, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -41,15 +41,6 @@ __global__ void const_k(float *out, int n, int k) {
   out[i] = s;
 }
 
-__device__ unsigned hash_u32(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 __global__ void scatter_f(float *slots, unsigned mask, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(&slots[hash_u32(i) & mask], 1.0f);
