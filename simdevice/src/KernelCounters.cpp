@@ -268,30 +268,39 @@ void KernelCounters::widenFootprint(const uint64_t bounds[2]) {
 }
 
 namespace {
-/// Set bits of words [first, end). The baseline x86-64 target has no POPCNT instruction, so
-/// __builtin_popcountll there is a libgcc call per word; the bitmaps hold one word per 2 KiB
-/// of footprint, counted on every launch.
-__attribute__((no_sanitize("thread"))) inline uint64_t countBitsOf(const uint64_t *words,
-                                                                    uint64_t first,
-                                                                    uint64_t end) {
+/// Set bits of words [first, end), or with `granule` 2 or 4 the bits of the groups of that
+/// many with any bit set (the sectors DRAM reads when it reads that many at a time). The
+/// baseline x86-64 target has no POPCNT instruction, so __builtin_popcountll there is a
+/// libgcc call per word; the bitmaps hold one word per 2 KiB of footprint, counted on every
+/// launch.
+__attribute__((no_sanitize("thread"))) inline uint64_t
+countBitsOf(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule) {
   uint64_t n = 0;
-  for (uint64_t k = first; k < end; ++k)
-    n += uint64_t(__builtin_popcountll(__atomic_load_n(&words[k], __ATOMIC_RELAXED)));
-  return n;
+  for (uint64_t k = first; k < end; ++k) {
+    uint64_t w = __atomic_load_n(&words[k], __ATOMIC_RELAXED);
+    if (granule == 2) {
+      w = (w | (w >> 1)) & 0x5555555555555555ull;
+    } else if (granule == 4) {
+      w |= w >> 1;
+      w = (w | (w >> 2)) & 0x1111111111111111ull;
+    }
+    n += uint64_t(__builtin_popcountll(w));
+  }
+  return granule == 2 || granule == 4 ? n * granule : n;
 }
 #if defined(__x86_64__)
 __attribute__((target("popcnt"), no_sanitize("thread"))) uint64_t
-countBitsPopcnt(const uint64_t *words, uint64_t first, uint64_t end) {
-  return countBitsOf(words, first, end);
+countBitsPopcnt(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule) {
+  return countBitsOf(words, first, end, granule);
 }
 #endif
-uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end) {
+uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule = 1) {
 #if defined(__x86_64__)
   static const bool popcnt = __builtin_cpu_supports("popcnt");
   if (popcnt)
-    return countBitsPopcnt(words, first, end);
+    return countBitsPopcnt(words, first, end, granule);
 #endif
-  return countBitsOf(words, first, end);
+  return countBitsOf(words, first, end, granule);
 }
 } // namespace
 
@@ -312,17 +321,8 @@ uint64_t KernelCounters::readGranuleExtra(unsigned granule) const {
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
   if (lo > hi || lo >= words_)
     return 0;
-  uint64_t extra = 0;
-  for (uint64_t i = lo; i < std::min(hi + 1, words_); ++i) {
-    uint64_t w = __atomic_load_n(&bits_[0][i], __ATOMIC_RELAXED);
-    if (!w)
-      continue;
-    // One bit per granule: set when any of its sectors is.
-    uint64_t any = w | (w >> 1);
-    any = granule == 2 ? any & 0x5555555555555555ull : (any | (any >> 2)) & 0x1111111111111111ull;
-    extra += granule * uint64_t(__builtin_popcountll(any)) - uint64_t(__builtin_popcountll(w));
-  }
-  return extra;
+  uint64_t end = std::min(hi + 1, words_);
+  return countBits(bits_[0], lo, end, granule) - countBits(bits_[0], lo, end);
 }
 
 std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
