@@ -96,14 +96,11 @@ MathCost mathCost(StringRef base, bool fast) {
   return {1, 20, 5};
 }
 
-void addMath(Counts &c, StringRef base, const CallBase &call);
-
 unsigned floatClass(Type *T) {
   T = T->getScalarType();
   return T->isDoubleTy() ? sim::abi::ClassFp64 : sim::abi::ClassFp32;
 }
 
-/// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
 /// rsqrtf as the headers write it: 1 / sqrt(x), the square root used only there. The GPU
 /// runs it as MUFU.RSQ and three fp32 (math_sass.sm90.txt); counted on the division, the
 /// square root itself free.
@@ -118,15 +115,20 @@ bool isSqrtOfRsqrt(const Instruction &I) {
   return one && one->isExactlyValue(1.0) && div->getOperand(1) == call;
 }
 
-void addMath(Counts &c, StringRef base, const CallBase &call) {
-  bool fast = isa<FPMathOperator>(call) && call.hasApproxFunc();
-  MathCost cost = mathCost(base, fast);
+void addCost(Counts &c, const MathCost &cost, Type *T) {
   c[sim::abi::ClassSpecial] += cost.special;
-  c[floatClass(call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
-                                                             : call.getType())] += cost.fp;
+  c[floatClass(T)] += cost.fp;
   c[sim::abi::ClassInt] += cost.integer;
 }
 
+void addMath(Counts &c, StringRef base, const CallBase &call) {
+  bool fast = isa<FPMathOperator>(call) && call.hasApproxFunc();
+  addCost(c, mathCost(base, fast),
+          call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
+                                                        : call.getType());
+}
+
+/// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
 bool fusedIntoAdd(Instruction &I) {
   if (I.getOpcode() != Instruction::FMul || !I.hasAllowContract() || !I.hasOneUse())
     return false;
@@ -307,9 +309,7 @@ void classify(Instruction &I, Counts &c) {
     return;
   case Instruction::FDiv: case Instruction::FRem:
     if (auto *root = dyn_cast<Instruction>(I.getOperand(1)); root && isSqrtOfRsqrt(*root)) {
-      MathCost cost = mathCost("rsqrt", root->hasApproxFunc());
-      c[ClassSpecial] += cost.special;
-      c[floatClass(I.getType())] += cost.fp;
+      addCost(c, mathCost("rsqrt", root->hasApproxFunc()), I.getType());
       return;
     }
     if (floatClass(I.getType()) == ClassFp64) {
