@@ -83,7 +83,13 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
     event->capturedDeps.clear();
   }
   std::shared_ptr<EventStamp> stamp = event->newStamp();
-  stream->device->submit(*stream, [stamp] { stamp->complete(stampTimeMs()); });
+  stream->device->submit(*stream, [stamp] {
+    double timeMs = stampTimeMs();
+    // The stream's work up to here is done before the event says so: a query of the stream
+    // right after the event completes must not find the record still running.
+    musa::sim::StreamQueue::completeRunning();
+    stamp->complete(timeMs);
+  });
   return musaSuccess;
 }
 

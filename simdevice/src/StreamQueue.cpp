@@ -10,7 +10,20 @@ std::atomic<int> running{0}; // operations executing now, over all queues
 // Whether this thread is a worker inside one of them: exit() called from a host function
 // quiesces on that worker, and must not wait for its own operation.
 thread_local bool insideOperation = false;
+thread_local StreamQueue *runningQueue = nullptr; // the queue whose operation this worker runs
 } // namespace
+
+void StreamQueue::completeRunning() {
+  StreamQueue *queue = runningQueue;
+  if (!queue)
+    return; // not inside an operation (a graph's event node, say): nothing to count
+  std::lock_guard lock(queue->mutex_);
+  if (queue->completedEarly_)
+    return;
+  queue->completedEarly_ = true;
+  ++queue->completed_;
+  queue->drained_.notify_all();
+}
 
 void abandonWork() { workAbandonedFlag.store(true); }
 
@@ -106,13 +119,18 @@ void StreamQueue::work() {
     running.fetch_add(1);
     lock.unlock();
     insideOperation = true;
+    runningQueue = this;
     if (!workAbandoned())
       op();
+    runningQueue = nullptr;
     insideOperation = false;
     op = nullptr; // what the operation held (streams it waited for) goes before the lock
     running.fetch_sub(1);
     lock.lock();
-    ++completed_;
+    if (completedEarly_)
+      completedEarly_ = false;
+    else
+      ++completed_;
     drained_.notify_all();
   }
 }

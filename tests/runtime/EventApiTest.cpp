@@ -36,6 +36,24 @@ TEST(EventApi, RecordQuerySynchronize) {
   EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
 }
 
+// Once the last event recorded in a stream has completed, the stream is idle: CUDA's query
+// answers success at once. Repeated, as the window the simulator once left was brief.
+TEST(EventApi, StreamIsIdleOnceItsLastEventCompletes) {
+  musaStream_t s;
+  musaEvent_t e;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  ASSERT_EQ(musaEventCreate(&e), musaSuccess);
+  int busy = 0;
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_EQ(musaEventRecord(e, s), musaSuccess);
+    ASSERT_EQ(musaEventSynchronize(e), musaSuccess);
+    busy += musaStreamQuery(s) != musaSuccess;
+  }
+  EXPECT_EQ(busy, 0) << "the stream read busy after its last event completed";
+  EXPECT_EQ(musaEventDestroy(e), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+}
+
 TEST(EventApi, StreamWaitEventOrdersAcrossStreams) {
   musaStream_t producer, consumer;
   ASSERT_EQ(musaStreamCreateWithFlags(&producer, musaStreamNonBlocking), musaSuccess);

@@ -82,3 +82,36 @@ TEST(StreamQueue, RetiringAnUnusedQueueRunsTheLastOperationAtOnce) {
   q->retire([&] { ended = true; });
   EXPECT_TRUE(ended);
 }
+
+// An operation that counts itself complete before publishing (an event record) leaves the
+// queue idle for whoever sees what it published; the ticket counts once.
+TEST(StreamQueue, AnOperationCompletedEarlyIsIdleBeforeItPublishes) {
+  StreamQueue q;
+  std::atomic<bool> published{false}, idleWhenPublished{false}, release{false};
+  q.enqueue([&] {
+    StreamQueue::completeRunning();
+    StreamQueue::completeRunning(); // a second call counts nothing more
+    idleWhenPublished = q.idle();
+    published = true;
+    while (!release) // still running: the ticket is counted already
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  while (!published)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(idleWhenPublished);
+  EXPECT_TRUE(q.idle());
+  release = true;
+  uint64_t next = q.enqueue([] {});
+  q.waitUntil(next);
+  EXPECT_TRUE(q.idle());
+  EXPECT_EQ(q.lastTicket(), 2u);
+}
+
+TEST(StreamQueue, CompleteRunningOutsideAnOperationDoesNothing) {
+  StreamQueue q;
+  StreamQueue::completeRunning();
+  EXPECT_TRUE(q.idle());
+  uint64_t ticket = q.enqueue([] {});
+  q.waitUntil(ticket);
+  EXPECT_TRUE(q.idle());
+}

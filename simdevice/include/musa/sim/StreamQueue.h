@@ -49,6 +49,11 @@ public:
   /// (or at once on the caller's if the queue never started one), and returns at once. `last`
   /// may destroy this queue, and no more operations may be enqueued after this call.
   void retire(Operation last);
+  /// Called inside a running operation: counts it complete now rather than when it returns,
+  /// so that waiters and idle() see it done before whatever it publishes next (an event
+  /// record completes its stamp after this: a query of the stream after the event reads
+  /// idle, as CUDA's does). The operation must do nothing more that its stream orders.
+  static void completeRunning();
 
 private:
   void work();
@@ -60,6 +65,7 @@ private:
   uint64_t submitted_ = 0, completed_ = 0;
   bool stopping_ = false;
   Operation last_; // set by retire()
+  bool completedEarly_ = false; // the running operation called completeRunning()
   std::thread worker_;
 };
 
