@@ -85,10 +85,9 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
   std::shared_ptr<EventStamp> stamp = event->newStamp();
   stream->device->submit(*stream, [stamp] {
     double timeMs = stampTimeMs();
-    // The stream's work up to here is done before the event says so: a query of the stream
-    // right after the event completes must not find the record still running.
-    musa::sim::StreamQueue::completeRunning();
-    stamp->complete(timeMs);
+    // The stream's ticket and the event complete together: a query of either after the
+    // other was seen complete finds it complete too.
+    musa::sim::StreamQueue::completeRunning([&] { stamp->complete(timeMs); });
   });
   return musaSuccess;
 }

@@ -13,15 +13,20 @@ thread_local bool insideOperation = false;
 thread_local StreamQueue *runningQueue = nullptr; // the queue whose operation this worker runs
 } // namespace
 
-void StreamQueue::completeRunning() {
+void StreamQueue::completeRunning(const std::function<void()> &publish) {
   StreamQueue *queue = runningQueue;
-  if (!queue)
-    return; // not inside an operation (a graph's event node, say): nothing to count
-  std::lock_guard lock(queue->mutex_);
-  if (queue->completedEarly_)
+  if (!queue) { // not inside an operation (a graph's event node, say): nothing to count
+    if (publish)
+      publish();
     return;
-  queue->completedEarly_ = true;
-  ++queue->completed_;
+  }
+  std::lock_guard lock(queue->mutex_);
+  if (!queue->completedEarly_) {
+    queue->completedEarly_ = true;
+    ++queue->completed_;
+  }
+  if (publish)
+    publish();
   queue->drained_.notify_all();
 }
 

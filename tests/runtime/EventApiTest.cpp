@@ -36,20 +36,27 @@ TEST(EventApi, RecordQuerySynchronize) {
   EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
 }
 
-// Once the last event recorded in a stream has completed, the stream is idle: CUDA's query
-// answers success at once. Repeated, as the window the simulator once left was brief.
+// Once the last event recorded in a stream has completed, the stream is idle, and once the
+// stream has synchronized, its events are complete: CUDA's queries answer success at once.
+// Repeated, as the windows the simulator once left were brief.
 TEST(EventApi, StreamIsIdleOnceItsLastEventCompletes) {
   musaStream_t s;
   musaEvent_t e;
   ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
   ASSERT_EQ(musaEventCreate(&e), musaSuccess);
-  int busy = 0;
+  int busy = 0, pending = 0;
   for (int i = 0; i < 2000; ++i) {
     ASSERT_EQ(musaEventRecord(e, s), musaSuccess);
-    ASSERT_EQ(musaEventSynchronize(e), musaSuccess);
-    busy += musaStreamQuery(s) != musaSuccess;
+    if (i % 2) {
+      ASSERT_EQ(musaEventSynchronize(e), musaSuccess);
+      busy += musaStreamQuery(s) != musaSuccess;
+    } else { // and the other way round
+      ASSERT_EQ(musaStreamSynchronize(s), musaSuccess);
+      pending += musaEventQuery(e) != musaSuccess;
+    }
   }
   EXPECT_EQ(busy, 0) << "the stream read busy after its last event completed";
+  EXPECT_EQ(pending, 0) << "the event read pending after its stream synchronized";
   EXPECT_EQ(musaEventDestroy(e), musaSuccess);
   EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
 }

@@ -50,10 +50,11 @@ public:
   /// may destroy this queue, and no more operations may be enqueued after this call.
   void retire(Operation last);
   /// Called inside a running operation: counts it complete now rather than when it returns,
-  /// so that waiters and idle() see it done before whatever it publishes next (an event
-  /// record completes its stamp after this: a query of the stream after the event reads
-  /// idle, as CUDA's does). The operation must do nothing more that its stream orders.
-  static void completeRunning();
+  /// and runs `publish` (an event record completing its stamp) under the queue's lock, so
+  /// that whoever sees either sees both: a stream queried after its last event completed is
+  /// idle, an event queried after its stream synchronized is complete, as in CUDA. The
+  /// operation must do nothing more that its stream orders.
+  static void completeRunning(const std::function<void()> &publish = {});
 
 private:
   void work();
