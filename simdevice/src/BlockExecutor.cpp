@@ -101,22 +101,41 @@ void beginGrid(GridProgress &progress) {
   progress.published.store(1, std::memory_order_release);
 }
 
+namespace {
+/// Records the first fault of a grid and stops the rest; false if `outcome` is one.
+bool keepGoing(LaunchOutcome &&outcome, GridProgress &progress) {
+  if (outcome.ok())
+    return true;
+  std::lock_guard lock(progress.faultMutex);
+  if (progress.first.ok())
+    progress.first = std::move(outcome);
+  progress.stop = true;
+  return false;
+}
+} // namespace
+
 void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
                    GridProgress &progress) {
   (void)progress.published.load(std::memory_order_acquire);
   for (uint64_t id = first;
        id != end && !progress.stop.load(std::memory_order_relaxed) && !workAbandoned();) {
+    if (progress.sampledApart && launch.counters->sampleBlock(id)) {
+      ++id; // runs as a task of its own
+      continue;
+    }
     uint64_t next = id + 1;
     LaunchOutcome outcome = runBlockBatch(launch, id, end, &progress.stop, next);
     id = next;
-    if (!outcome.ok()) {
-      std::lock_guard lock(progress.faultMutex);
-      if (progress.first.ok())
-        progress.first = std::move(outcome);
-      progress.stop = true;
+    if (!keepGoing(std::move(outcome), progress))
       break;
-    }
   }
+  progress.finished.fetch_add(1, std::memory_order_release);
+}
+
+void runSampledBlock(const GridLaunch &launch, uint64_t block, GridProgress &progress) {
+  (void)progress.published.load(std::memory_order_acquire);
+  if (!progress.stop.load(std::memory_order_relaxed) && !workAbandoned())
+    keepGoing(runBlocks(launch, block, 1), progress);
   progress.finished.fetch_add(1, std::memory_order_release);
 }
 

@@ -8,6 +8,7 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
 #include <cstdlib>
 #include <cxxabi.h>
@@ -131,11 +132,22 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   auto body = [&](const tbb::blocked_range<uint64_t> &range) {
     runBlockRange(launch, range.begin(), range.end(), progress);
   };
+  // A sampled block runs the fully instrumented code, as long as tens of light blocks: met in
+  // the middle of a worker's range it would finish last, with the other workers idle. Started
+  // first, as tasks the other workers take while this one splits the range, it overlaps them.
+  tbb::task_group sampled;
+  if (launch.counters && !loopsForced()) {
+    progress.sampledApart = true;
+    for (uint64_t id = launch.counters->nextSampled(0); id < blocks;
+         id = launch.counters->nextSampled(id + 1))
+      sampled.run([&launch, &progress, id] { runSampledBlock(launch, id, progress); });
+  }
   // ThreadSanitizer builds compile this file uninstrumented (simdevice/CMakeLists.txt): TBB's
   // inline templates here touch task objects that TBB's uninstrumented library writes, and
   // every such (suppressed) report still costs a symbolization. What runs the blocks, and the
   // ordering TSan must see, is in BlockExecutor.cpp.
   tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), body);
+  sampled.wait();
   return endGrid(progress);
 }
 

@@ -414,6 +414,10 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   table_ = launch.kernel->timingBlockTable;
   siteInfo_ = launch.kernel->timingSiteInfo;
   siteBlocks_ = launch.kernel->timingSiteBlocks;
+  // A module's sites are numbered together; a kernel's (with what it calls) are one range.
+  // Without one recorded, all of them.
+  siteFirst_ = launch.kernel->timingEndSite ? launch.kernel->timingFirstSite : 0;
+  siteEnd_ = uint32_t(std::min<size_t>(launch.kernel->timingEndSite ? launch.kernel->timingEndSite : n, n));
   warpClasses.fill(0);
   threadClasses.fill(0);
   warpChain = threadChain = 0;
@@ -509,8 +513,7 @@ uint64_t warpWavefronts(std::vector<uint64_t> &words) {
 void BlockCounters::end() {
   if (sampling) {
     std::vector<uint64_t> global, shared, warpAtomics;
-    size_t n = sites.size();
-    for (size_t site = 0; site < n; ++site) {
+    for (size_t site = siteFirst_; site < siteEnd_; ++site) {
       SiteStats &s = sites[site];
       uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
       for (unsigned k = 0; k < Samples; ++k) {

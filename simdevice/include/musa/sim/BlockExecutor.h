@@ -42,11 +42,16 @@ struct GridProgress {
   // oneTBB orders the workers' accesses to this and the launch with atomics inside its
   // uninstrumented library; these release/acquire pairs let ThreadSanitizer see that order.
   std::atomic<uint64_t> published{0}, finished{0};
+  // The timing model's sampled blocks run as tasks of their own (runSampledBlock): ranges
+  // skip them.
+  bool sampledApart = false;
 };
 void beginGrid(GridProgress &progress);
 /// Runs blocks [first, end) in linear order on the calling worker (unless stopped).
 void runBlockRange(const GridLaunch &launch, uint64_t first, uint64_t end,
                    GridProgress &progress);
+/// One sampled block (GridProgress::sampledApart), recording a fault as runBlockRange does.
+void runSampledBlock(const GridLaunch &launch, uint64_t block, GridProgress &progress);
 /// After every range ran: the launch's outcome (its first fault, if any).
 LaunchOutcome endGrid(GridProgress &progress);
 

@@ -294,6 +294,7 @@ private:
   void measureReuse();
   const uint32_t *table_ = nullptr;
   const uint32_t *siteInfo_ = nullptr, *siteBlocks_ = nullptr;
+  uint32_t siteFirst_ = 0, siteEnd_ = 0; // the kernel's sites (KernelEntry::timingFirstSite)
 
 public:
 };
