@@ -128,20 +128,19 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
     return runBlocks(launch, 0, launch.grid.count());
   const uint64_t blocks = launch.grid.count();
   GridProgress progress;
+  // A sampled block runs the fully instrumented code, as long as tens of light blocks: met in
+  // the middle of a worker's range it would finish last, with the other workers idle. Started
+  // first, as tasks the other workers take while this one splits the range, it overlaps them.
+  progress.sampledApart = launch.counters && !loopsForced();
   beginGrid(progress);
   auto body = [&](const tbb::blocked_range<uint64_t> &range) {
     runBlockRange(launch, range.begin(), range.end(), progress);
   };
-  // A sampled block runs the fully instrumented code, as long as tens of light blocks: met in
-  // the middle of a worker's range it would finish last, with the other workers idle. Started
-  // first, as tasks the other workers take while this one splits the range, it overlaps them.
   tbb::task_group sampled;
-  if (launch.counters && !loopsForced()) {
-    progress.sampledApart = true;
+  if (progress.sampledApart)
     for (uint64_t id = launch.counters->nextSampled(0); id < blocks;
          id = launch.counters->nextSampled(id + 1))
       sampled.run([&launch, &progress, id] { runSampledBlock(launch, id, progress); });
-  }
   // ThreadSanitizer builds compile this file uninstrumented (simdevice/CMakeLists.txt): TBB's
   // inline templates here touch task objects that TBB's uninstrumented library writes, and
   // every such (suppressed) report still costs a symbolization. What runs the blocks, and the

@@ -416,8 +416,9 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   siteBlocks_ = launch.kernel->timingSiteBlocks;
   // A module's sites are numbered together; a kernel's (with what it calls) are one range.
   // Without one recorded, all of them.
-  siteFirst_ = launch.kernel->timingEndSite ? launch.kernel->timingFirstSite : 0;
-  siteEnd_ = uint32_t(std::min<size_t>(launch.kernel->timingEndSite ? launch.kernel->timingEndSite : n, n));
+  bool ranged = launch.kernel->timingEndSite != 0;
+  siteFirst_ = ranged ? launch.kernel->timingFirstSite : 0;
+  siteEnd_ = uint32_t(std::min<size_t>(ranged ? launch.kernel->timingEndSite : n, n));
   warpClasses.fill(0);
   threadClasses.fill(0);
   warpChain = threadChain = 0;

@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
   int rounds = argc == 3 ? std::max(1, std::atoi(argv[2])) : 3;
   bool wrong = false;
   std::map<std::string, double> wall, model;
-  auto keepBest = [](std::map<std::string, double> &best, const std::map<std::string, double> &run) {
+  auto keepBest = [](std::map<std::string, double> &best,
+                     const std::map<std::string, double> &run) {
     for (const auto &[name, ms] : run)
       if (!best.count(name) || ms < best[name])
         best[name] = ms;
