@@ -123,6 +123,9 @@ LaunchOutcome runGrid(const GridLaunch &launch) {
   return outcome;
 }
 
+/// Grids of fewer blocks run their sampled blocks in line (see runGridInArena).
+constexpr uint64_t SampledApartMinBlocks = 128;
+
 static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   if (launch.cooperative)
     return runBlocks(launch, 0, launch.grid.count());
@@ -131,7 +134,10 @@ static LaunchOutcome runGridInArena(const GridLaunch &launch) {
   // A sampled block runs the fully instrumented code, as long as tens of light blocks: met in
   // the middle of a worker's range it would finish last, with the other workers idle. Started
   // first, as tasks the other workers take while this one splits the range, it overlaps them.
-  progress.sampledApart = launch.counters && !loopsForced();
+  // Not in small grids, where it is most of the work anyway: there the blocks keep running in
+  // order on an idle machine, and so does what they print (a teaching program's "hello from
+  // block 2" after block 1's, as users of a GPU mostly see it, though no order is promised).
+  progress.sampledApart = launch.counters && !loopsForced() && blocks >= SampledApartMinBlocks;
   beginGrid(progress);
   auto body = [&](const tbb::blocked_range<uint64_t> &range) {
     runBlockRange(launch, range.begin(), range.end(), progress);

@@ -268,33 +268,37 @@ void KernelCounters::widenFootprint(const uint64_t bounds[2]) {
 }
 
 namespace {
-/// Set bits of words [first, end), or with `granule` 2 or 4 the bits of the groups of that
-/// many with any bit set (the sectors DRAM reads when it reads that many at a time). The
-/// baseline x86-64 target has no POPCNT instruction, so __builtin_popcountll there is a
-/// libgcc call per word; the bitmaps hold one word per 2 KiB of footprint, counted on every
-/// launch.
-__attribute__((no_sanitize("thread"))) inline uint64_t
+struct BitCounts {
+  uint64_t bits = 0, grouped = 0;
+};
+/// Set bits of words [first, end) and, with `granule` 2 or 4, the bits of the groups of that
+/// many with any bit set (the sectors DRAM reads when it reads that many at a time; otherwise
+/// `grouped` is `bits`), in one pass. The baseline x86-64 target has no POPCNT instruction,
+/// so __builtin_popcountll there is a libgcc call per word; the bitmaps hold one word per
+/// 2 KiB of footprint, counted on every launch.
+__attribute__((no_sanitize("thread"))) inline BitCounts
 countBitsOf(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule) {
-  uint64_t n = 0;
+  BitCounts n;
+  const bool groups = granule == 2 || granule == 4;
   for (uint64_t k = first; k < end; ++k) {
     uint64_t w = __atomic_load_n(&words[k], __ATOMIC_RELAXED);
-    if (granule == 2) {
-      w = (w | (w >> 1)) & 0x5555555555555555ull;
-    } else if (granule == 4) {
-      w |= w >> 1;
-      w = (w | (w >> 2)) & 0x1111111111111111ull;
+    n.bits += uint64_t(__builtin_popcountll(w));
+    if (groups) {
+      uint64_t g = w | (w >> 1);
+      g = granule == 2 ? g & 0x5555555555555555ull : (g | (g >> 2)) & 0x1111111111111111ull;
+      n.grouped += uint64_t(__builtin_popcountll(g));
     }
-    n += uint64_t(__builtin_popcountll(w));
   }
-  return granule == 2 || granule == 4 ? n * granule : n;
+  n.grouped = groups ? n.grouped * granule : n.bits;
+  return n;
 }
 #if defined(__x86_64__)
-__attribute__((target("popcnt"), no_sanitize("thread"))) uint64_t
+__attribute__((target("popcnt"), no_sanitize("thread"))) BitCounts
 countBitsPopcnt(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule) {
   return countBitsOf(words, first, end, granule);
 }
 #endif
-uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule = 1) {
+BitCounts countBits(const uint64_t *words, uint64_t first, uint64_t end, unsigned granule) {
 #if defined(__x86_64__)
   static const bool popcnt = __builtin_cpu_supports("popcnt");
   if (popcnt)
@@ -304,25 +308,21 @@ uint64_t countBits(const uint64_t *words, uint64_t first, uint64_t end, unsigned
 }
 } // namespace
 
-uint64_t KernelCounters::uniqueSectors() const {
-  uint64_t n = 0;
-  uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
-  uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
-  for (const uint64_t *bits : bits_)
-    if (bits && lo <= hi && lo < words_)
-      n += countBits(bits, lo, std::min(hi + 1, words_));
-  return n;
-}
-
-uint64_t KernelCounters::readGranuleExtra(unsigned granule) const {
-  if ((granule != 2 && granule != 4) || !bits_[0])
-    return 0;
+KernelCounters::FootprintSectors KernelCounters::footprintSectors(unsigned granule) const {
+  FootprintSectors f;
   uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
   if (lo > hi || lo >= words_)
-    return 0;
+    return f;
   uint64_t end = std::min(hi + 1, words_);
-  return countBits(bits_[0], lo, end, granule) - countBits(bits_[0], lo, end);
+  if (bits_[0]) { // read: what DRAM sends with it too, in the same pass
+    BitCounts read = countBits(bits_[0], lo, end, granule);
+    f.unique += read.bits;
+    f.readGranuleExtra = read.grouped - read.bits;
+  }
+  if (bits_[1])
+    f.unique += countBits(bits_[1], lo, end, 1).bits;
+  return f;
 }
 
 std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
@@ -467,7 +467,7 @@ uint64_t distinctValues(std::vector<uint64_t> &values) {
   std::vector<uint64_t> bits((span + 63) / 64, 0);
   for (uint64_t v : values)
     bits[(v - first) / 64] |= uint64_t(1) << ((v - first) % 64);
-  return countBits(bits.data(), 0, bits.size());
+  return countBits(bits.data(), 0, bits.size(), 1).bits;
 }
 
 /// The lanes of one atomic warp access that L2 applies after another lane's operation on the

@@ -213,7 +213,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   // 37 a cycle, tests/hardware/probes/request_rates.h200.txt and store_rates.h200.txt).
   double l2RequestCycles = (loadLines * reuse + localLines) / p.l2RequestsPerCycle +
                            otherLines / p.l2StoreRequestsPerCycle;
-  double unique = double(k.uniqueSectors() + k.untrackedSectors() + k.sparseSectors()) * 32 +
+  const unsigned granule = p.dramAccessBytes > 32 ? unsigned(p.dramAccessBytes / 32) : 1;
+  const KernelCounters::FootprintSectors footprint = k.footprintSectors(granule);
+  double unique = double(footprint.unique + k.untrackedSectors() + k.sparseSectors()) * 32 +
                   blocks * threads * frameBytes;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   // DRAM reads `dram_access_bytes` at a time: a sector read alone brings its neighbours into
@@ -221,11 +223,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   // uses, tests/hardware/probes/request_rates.h200.txt). What the launch occupies in L2 and
   // fetches from DRAM is its footprint in those units.
   double fetched = unique;
-  if (unique > 0 && p.dramAccessBytes > 32) {
-    unsigned granule = unsigned(p.dramAccessBytes / 32);
-    fetched += double(k.readGranuleExtra(granule) + k.sparseSectors(granule) -
+  if (unique > 0 && granule > 1)
+    fetched += double(footprint.readGranuleExtra + k.sparseSectors(granule) -
                       k.sparseSectors()) * 32;
-  }
   double missFraction = fetched > 0 ? std::clamp(1 - p.l2CacheSize / fetched, 0.0, 1.0) : 0;
   e.footprintBytes = fetched;
   e.dramBytes =

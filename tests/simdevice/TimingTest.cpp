@@ -262,6 +262,25 @@ TEST(Timing, FootprintCountsDistinctSectorsReadAndWritten) {
   EXPECT_EQ(f.counters->untrackedSectors(), 1u);
 }
 
+// DRAM reads 2 or 4 sectors at a time: a read sector brings the rest of its granule along;
+// written sectors do not.
+TEST(Timing, FootprintCountsTheRestOfEachReadGranule) {
+  Fixture f(1);
+  uintptr_t base = uintptr_t(f.memory.data());
+  f.counters->touch(base, 4, false);            // sector 0
+  f.counters->touch(base + 32 * 5, 4, false);   // sector 5
+  f.counters->touch(base + 32 * 6, 64, false);  // sectors 6 and 7
+  f.counters->touch(base + 32 * 12, 4, true);   // sector 12, written
+  auto one = f.counters->footprintSectors(1);
+  EXPECT_EQ(one.unique, 5u);
+  EXPECT_EQ(one.readGranuleExtra, 0u);
+  auto two = f.counters->footprintSectors(2); // granules {0,1} {4,5} {6,7}
+  EXPECT_EQ(two.unique, 5u);
+  EXPECT_EQ(two.readGranuleExtra, 2u);
+  auto four = f.counters->footprintSectors(4); // granules {0-3} {4-7}
+  EXPECT_EQ(four.readGranuleExtra, 8u - 4u);
+}
+
 TEST(Timing, ModelTracksBandwidthCoalescingAndLaunchOverhead) {
   DeviceProfile p = profile("h200");
   Fixture small(4), big(4096), strided(4096);

@@ -174,11 +174,16 @@ public:
   /// their first accesses, for reuse in the multiprocessor's L1.
   uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0, sampledTracedBlocks = 0;
   std::vector<SiteStats> sites;
-  /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
-  uint64_t uniqueSectors() const;
-  /// The further sectors DRAM sends with those read when it reads `granule` sectors at a time
-  /// (its access granularity): per granule with any sector read, the ones not read.
-  uint64_t readGranuleExtra(unsigned granule) const;
+  struct FootprintSectors {
+    /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
+    uint64_t unique = 0;
+    /// The further sectors DRAM sends with those read when it reads `granule` sectors at a
+    /// time (its access granularity): per granule with any sector read, the ones not read.
+    uint64_t readGranuleExtra = 0;
+  };
+  /// Both from one scan of the footprint bitmaps (`granule` 1: no extra).
+  FootprintSectors footprintSectors(unsigned granule = 1) const;
+  uint64_t uniqueSectors() const { return footprintSectors().unique; }
   uint64_t untrackedSectors() const { return untracked_.load(); }
   /// The device addresses [first, second) the footprint bitmaps saw touched ({0, 0}: none).
   std::pair<uint64_t, uint64_t> footprintRange() const;
