@@ -8,6 +8,7 @@
 #include "backend/Backend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -56,12 +57,17 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
 void Device::hostLaunchCall() {
   if (!sim::timingModelOn())
     return;
-  double step = profile_.hostLaunchUs * 1000, seen = hostNow_.load();
+  const uint32_t k = launchesSinceWait_.fetch_add(1, std::memory_order_relaxed);
+  double step = (profile_.hostLaunchUs +
+                 profile_.hostLaunchColdUs * std::exp(-double(k) / profile_.hostLaunchWarmupCalls)) *
+                1000,
+         seen = hostNow_.load();
   while (!hostNow_.compare_exchange_weak(seen, seen + step)) {
   }
 }
 
 void Device::observe(double ns) {
+  launchesSinceWait_.store(0, std::memory_order_relaxed); // the host waited: its launch path cools
   double seen = hostNow_.load();
   while (ns > seen && !hostNow_.compare_exchange_weak(seen, ns)) {
   }

@@ -206,12 +206,12 @@ void PreparedLaunch::run(bool graphNode) const {
   row.estimate =
       sim::estimateKernel(profile, launch, *counters, device->l2.warmBytes(lo, hi, capacity));
   device->l2.record(lo, hi, row.estimate.footprintBytes, capacity);
-  // The host's share of the launch overhead passed on the host before the kernel was
-  // submitted (Device::hostLaunchCall): the compute engine is busy for the rest. A graph's
-  // kernel nodes cost graph_kernel_node_us each instead.
+  // The host's share of an isolated launch's overhead (its first call after a wait) passed on
+  // the host before the kernel was submitted (Device::hostLaunchCall): the compute engine is
+  // busy for the rest. A graph's kernel nodes cost graph_kernel_node_us each instead.
   const double beforeUs = graphNode && profile.graphKernelNodeUs >= 0
                               ? profile.kernelLaunchUs - profile.graphKernelNodeUs
-                              : profile.hostLaunchUs;
+                              : profile.hostLaunchUs + profile.hostLaunchColdUs;
   row.ns = row.estimate.ns - beforeUs * 1000;
   // A grid that fills fewer block slots than the GPU has leaves the rest to kernels of
   // other streams (Timing.h, DeviceClock).

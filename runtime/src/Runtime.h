@@ -251,8 +251,10 @@ public:
   void observe(const Stream &stream) { observe(stream.timeline.readyNs.load()); }
   double hostNowNs() const { return hostNow_.load(); }
   /// A launch call on the host (a kernel or a graph): the host's simulated time moves on by
-  /// the profile's host_launch_us, so work it submits next starts no earlier (launches
-  /// issued back to back run at the host's rate when kernels are shorter than that).
+  /// the profile's host_launch_us (plus host_launch_cold_us, decaying over
+  /// host_launch_warmup_calls, for the first calls after the host waited), so work it submits
+  /// next starts no earlier (launches issued back to back run at the host's rate when kernels
+  /// are shorter than that).
   void hostLaunchCall();
 
 private:
@@ -272,6 +274,7 @@ private:
   std::map<const Event *, std::shared_ptr<Event>> events_;
   std::atomic<musaError_t> sticky_{musaSuccess};
   std::atomic<double> hostNow_{0};
+  std::atomic<uint32_t> launchesSinceWait_{0}; // launch calls since the host last waited
 
 public:
   /// Captures in progress on this device's streams.

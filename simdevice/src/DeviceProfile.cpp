@@ -154,10 +154,13 @@ const std::map<std::string, Setter> &fields() {
       {"cas_round_cycles", real(&DeviceProfile::casRoundCycles)},
       {"cas_line_cycles", real(&DeviceProfile::casLineCycles)},
       {"barrier_cycles", real(&DeviceProfile::barrierCycles)},
+      {"term_overlap", real(&DeviceProfile::termOverlap)},
       {"block_launch_cycles", real(&DeviceProfile::blockLaunchCycles)},
       {"warp_launch_cycles", real(&DeviceProfile::warpLaunchCycles)},
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
+      {"host_launch_cold_us", real(&DeviceProfile::hostLaunchColdUs)},
+      {"host_launch_warmup_calls", real(&DeviceProfile::hostLaunchWarmupCalls)},
       {"graph_kernel_node_us", real(&DeviceProfile::graphKernelNodeUs)},
       {"const_address_cycles", real(&DeviceProfile::constAddressCycles)},
       {"memset_latency_us", real(&DeviceProfile::memsetLatencyUs)},
@@ -177,8 +180,12 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "warp_size must be 32, 64 or 128";
   if (p.l2Partitions < 1)
     return "l2_partitions must be at least 1";
-  if (p.hostLaunchUs < 0 || p.hostLaunchUs > p.kernelLaunchUs)
-    return "host_launch_us must lie between 0 and kernel_launch_us";
+  if (p.hostLaunchUs < 0 || p.hostLaunchColdUs < 0 ||
+      p.hostLaunchUs + p.hostLaunchColdUs > p.kernelLaunchUs)
+    return "host_launch_us and host_launch_cold_us must not be negative and their sum must not "
+           "exceed kernel_launch_us";
+  if (p.hostLaunchWarmupCalls <= 0)
+    return "host_launch_warmup_calls must be positive";
   if (p.graphKernelNodeUs > p.kernelLaunchUs)
     return "graph_kernel_node_us must not exceed kernel_launch_us";
   if (p.maxThreadsPerBlock % p.warpSize != 0)
@@ -194,6 +201,8 @@ std::string checkConsistency(const DeviceProfile &p) {
   if (p.issueWidth <= 0 || p.fp32Lanes <= 0 || p.fp64Lanes <= 0 || p.intLanes <= 0 || p.imadLanes <= 0 ||
       p.sfuLanes <= 0 || p.ldstLanes <= 0)
     return "issue_width and the *_lanes fields must be positive";
+  if (p.termOverlap < 0 || p.termOverlap > 1)
+    return "term_overlap must lie between 0 and 1";
   if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1)
     return "dram_efficiency and pageable_copy_factor must be at most 1";
   if (p.regsPerThread <= 0 || p.regsPerThread > 255)

@@ -307,7 +307,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       top = &t;
   }
   // The largest term bounds the kernel; the others overlap with it only partly.
-  e.cycles = top->cycles + 0.1 * (sum - top->cycles);
+  e.cycles = top->cycles + p.termOverlap * (sum - top->cycles);
   e.limiter = top->name;
   e.ns = p.kernelLaunchUs * 1000 + e.cycles / cyclesPerNs;
   return e;

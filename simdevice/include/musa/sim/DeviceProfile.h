@@ -77,6 +77,9 @@ struct DeviceProfile {
   double casRoundCycles = 0;
   double casLineCycles = 0;
   double barrierCycles = 0;
+  /// A kernel takes its largest term plus this fraction of the others (the units overlap only
+  /// partly: TimingModel.cpp).
+  double termOverlap = 0.1;
   /// Block dispatch: a multiprocessor takes a new block at most every blockLaunchCycles, or
   /// warpLaunchCycles per warp of the block if that is more (the H200 starts 1.6 blocks a ns
   /// device-wide whatever they do: tests/hardware/probes/block_turnover.h200.txt).
@@ -86,6 +89,12 @@ struct DeviceProfile {
   /// Of kernelLaunchUs, what the host's launch call takes: the host issues one launch per
   /// hostLaunchUs (a burst of launches runs at that rate), the GPU adds the rest per kernel.
   double hostLaunchUs = 0;
+  /// The host's first launch calls after it waited for the device cost more (caches and branch
+  /// predictors of the launch path are cold): call k of a run costs hostLaunchUs +
+  /// hostLaunchColdUs * exp(-k / hostLaunchWarmupCalls). kernelLaunchUs, an isolated launch,
+  /// includes the first call's extra.
+  double hostLaunchColdUs = 0;
+  double hostLaunchWarmupCalls = 1;
   /// What a kernel node of an executable graph adds on the GPU (the graph's launches are
   /// prepared once; its nodes go out back to back). Negative: unset, kernelLaunchUs -
   /// hostLaunchUs as for a stream launch.
