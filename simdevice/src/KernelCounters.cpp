@@ -470,24 +470,6 @@ uint64_t distinctValues(std::vector<uint64_t> &values) {
   return countBits(bits.data(), 0, bits.size(), 1).bits;
 }
 
-/// The lanes of one atomic warp access that L2 applies after another lane's operation on the
-/// same address: for each 32-byte sector, the lanes on its busiest address less one. Zero when
-/// all lanes share one address (the compiler combines them into one atomic). Sorts `addresses`.
-uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
-  sortLanes(addresses);
-  if (addresses.front() == addresses.back())
-    return 0;
-  uint64_t extra = 0, run = 0, busiest = 0;
-  for (size_t i = 0; i < addresses.size(); ++i) {
-    run = i > 0 && addresses[i] == addresses[i - 1] ? run + 1 : 1;
-    busiest = std::max(busiest, run);
-    bool sectorEnds = i + 1 == addresses.size() || addresses[i + 1] / 32 != addresses[i] / 32;
-    if (sectorEnds)
-      extra += busiest - 1, busiest = 0;
-  }
-  return extra;
-}
-
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
 /// serves.
 uint64_t warpLines(const std::vector<uint64_t> &sectors) {
@@ -510,6 +492,23 @@ uint64_t warpWavefronts(std::vector<uint64_t> &words) {
   return most;
 }
 } // namespace
+
+uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
+  if (addresses.empty())
+    return 0;
+  sortLanes(addresses);
+  if (addresses.front() == addresses.back())
+    return 0;
+  uint64_t extra = 0, run = 0, busiest = 0;
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    run = i > 0 && addresses[i] == addresses[i - 1] ? run + 1 : 1;
+    busiest = std::max(busiest, run);
+    bool sectorEnds = i + 1 == addresses.size() || addresses[i + 1] / 32 != addresses[i] / 32;
+    if (sectorEnds)
+      extra += busiest - 1, busiest = 0;
+  }
+  return extra;
+}
 
 void BlockCounters::end() {
   if (sampling) {

@@ -231,6 +231,12 @@ private:
   std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
 };
 
+/// The lanes of one atomic warp access (its lanes' addresses) that L2 applies after another
+/// lane's operation on the same address: for each 32-byte sector, the lanes on its busiest
+/// address less one. Zero when all lanes share one address (the compiler combines them into
+/// one atomic). Sorts `addresses`. (SiteStats::sameAddressLanes sums it over sampled warps.)
+uint64_t sameAddressLanes(std::vector<uint64_t> &addresses);
+
 /// The executor's view of one running block while a launch is counted.
 struct BlockCounters {
   uint64_t classes[abi::ClassCount] = {}; // first: generated code adds here
