@@ -165,8 +165,22 @@ int main(int argc, char **argv) {
   MUdevice ctxDevice = -1;
   OK(muCtxGetDevice(&ctxDevice));
   EXPECT(ctxDevice == dev);
-  unsigned ctxFlags = 0;
+  unsigned ctxFlags = ~0u;
   OK(muCtxGetFlags(&ctxFlags));
+  EXPECT((ctxFlags & 0x7) == 0); // created with 0: MU_CTX_SCHED_AUTO
+  EXPECT(muCtxGetFlags(nullptr) == MUSA_ERROR_INVALID_VALUE);
+  {
+    // A context created with a scheduling flag reports it while current.
+    MUcontext blocking = nullptr, popped = nullptr;
+    OK(muCtxCreate(&blocking, MU_CTX_SCHED_BLOCKING_SYNC, dev));
+    OK(muCtxGetFlags(&ctxFlags));
+    EXPECT((ctxFlags & 0x7) == MU_CTX_SCHED_BLOCKING_SYNC);
+    OK(muCtxPopCurrent(&popped));
+    EXPECT(popped == blocking);
+    OK(muCtxGetFlags(&ctxFlags));
+    EXPECT((ctxFlags & 0x7) == 0); // the first context is current again
+    OK(muCtxDestroy(blocking));
+  }
   size_t freeBytes = 0, totalBytes = 0;
   OK(muMemGetInfo(&freeBytes, &totalBytes));
   EXPECT(totalBytes == total && freeBytes > 0 && freeBytes <= totalBytes);
