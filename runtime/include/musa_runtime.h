@@ -6,8 +6,10 @@
 /* As with mcc and nvcc, the C library basics come with the runtime header: programs written
  * for them use printf, malloc, memcpy, sqrt, INT_MAX, FLT_MAX and clock() without including
  * anything, since nvcc's implicit cuda_runtime.h brings in <cstdio>, <cstdlib>, <cstring>,
- * <cmath>, <ctime>, <climits>, <cfloat> and <new>. <assert.h> is not among them (programs
- * that assert include it, as they must for nvcc). */
+ * <cmath>, <ctime>, <climits>, <cfloat> and <new>, and <utility> (its cudaLaunchKernelEx
+ * template forwards arguments): std::pair, std::swap, std::move and a range-for over a braced
+ * list work too. <assert.h> is not among them (programs that assert include it, as they must
+ * for nvcc). */
 #if defined(__cplusplus)
 #include <cfloat>
 #include <climits>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <new>
+#include <utility>
 #else
 #include <float.h>
 #include <limits.h>

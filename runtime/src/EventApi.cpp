@@ -83,8 +83,15 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
     event->capturedDeps.clear();
   }
   std::shared_ptr<EventStamp> stamp = event->newStamp();
-  stream->device->submit(*stream, [stamp] {
+  const double recordNs = stream->device->profile().eventRecordUs * 1000;
+  stream->device->submit(*stream, [stamp, recordNs] {
     double timeMs = stampTimeMs();
+    if (musa::sim::Timeline *timeline = musa::sim::currentTimeline(); timeline && musa::sim::timingModelOn()) {
+      // The record holds the front end: the stream's next kernel starts no earlier.
+      double floor = timeMs * 1e6 + recordNs;
+      if (timeline->kernelFloorNs.load() < floor)
+        timeline->kernelFloorNs = floor;
+    }
     // The stream's ticket and the event complete together: a query of either after the
     // other was seen complete finds it complete too.
     musa::sim::StreamQueue::completeRunning([&] { stamp->complete(timeMs); });

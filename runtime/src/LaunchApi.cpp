@@ -218,6 +218,11 @@ void PreparedLaunch::run(bool graphNode) const {
   const double blocks = double(launch.grid.x) * launch.grid.y * launch.grid.z;
   const double slots = double(row.estimate.blocksPerSM) * profile.multiProcessorCount;
   const double share = slots > 0 ? std::min(1.0, blocks / slots) : 1.0;
+  if (sim::Timeline *current = sim::currentTimeline()) { // an event record just before (Timing.h)
+    const double floor = current->kernelFloorNs.load();
+    if (current->readyNs.load() < floor)
+      current->readyNs = floor;
+  }
   row.startNs = sim::chargeCurrent(device->clock, sim::Engine::Compute, row.ns, share);
   const double predictedNs = row.estimate.ns; // as events around one launch see it
   uint64_t reportId = 0;

@@ -65,6 +65,7 @@ kernel_launch_us = 5
 host_launch_us = 3.2
 host_launch_cold_us = 0.9
 host_launch_warmup_calls = 26
+event_record_us = 1.3
 graph_kernel_node_us = 0.7
 copy_latency_us = 10
 memset_latency_us = 1.5

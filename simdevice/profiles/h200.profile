@@ -71,6 +71,7 @@ kernel_launch_us = 6.2                  # [fit] two-fold grid (5.4, 5.8, 6.2): b
 host_launch_us = 3.7                    # [probe] launch calls in a burst of 1000 (launch_gap.h200.txt)
 host_launch_cold_us = 1.1               # [probe] bursts of 10, 100 and 1000 launch calls after a synchronize: 4.63, 3.98
 host_launch_warmup_calls = 26           # [probe] and 3.71 us a call: the extra decays over about 26 calls (launch_gap.h200.txt)
+event_record_us = 1.6                   # [probe] a kernel queued behind an event record starts 1.58 us later (launch_gap: 10, 100, 1000 queued launches; kernel_startup: 2.9-3.1 us for a tiny kernel after a record)
 graph_kernel_node_us = 0.8              # [probe] graphs of 10 and 100 empty kernel nodes: 0.82 us a node (workload_probe.h200.txt)
 copy_latency_us = 6.6                   # [probe] synchronous 4 KB copies, pinned: 6.6 us (D2H) and 7.3 (H2D) each (workload_probe.h200.txt); was [fit] 9 on 1 MB copies
 memset_latency_us = 1.6                 # [probe] 4 KB memsets back to back: 1.6 us each (workload_probe.h200.txt)

@@ -67,6 +67,7 @@ kernel_launch_us = 4.0                  # [est]
 host_launch_us = 2.6                    # [est] the H200's share of kernel_launch_us
 host_launch_cold_us = 0.75              # [est] the H200's ratio to host_launch_us
 host_launch_warmup_calls = 26           # [est] as the H200 (a property of the host's launch path)
+event_record_us = 1.1                   # [est] the H200's ratio to kernel_launch_us
 graph_kernel_node_us = 0.55             # [est] the H200's ratio to kernel_launch_us (0.8 of 5.8)
 copy_latency_us = 10                    # [est]
 memset_latency_us = 1.1                 # [est] the H200's ratio to kernel_launch_us

@@ -160,6 +160,7 @@ const std::map<std::string, Setter> &fields() {
       {"kernel_launch_us", real(&DeviceProfile::kernelLaunchUs)},
       {"host_launch_us", real(&DeviceProfile::hostLaunchUs)},
       {"host_launch_cold_us", real(&DeviceProfile::hostLaunchColdUs)},
+      {"event_record_us", real(&DeviceProfile::eventRecordUs)},
       {"host_launch_warmup_calls", real(&DeviceProfile::hostLaunchWarmupCalls)},
       {"graph_kernel_node_us", real(&DeviceProfile::graphKernelNodeUs)},
       {"const_address_cycles", real(&DeviceProfile::constAddressCycles)},

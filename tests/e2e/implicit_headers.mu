@@ -1,7 +1,7 @@
 // No #include at all, as many CUDA samples are written: printf (host and device), malloc,
 // memset/memcpy, sqrt and std::sqrt, clock(), INT_MIN/INT_MAX/UINT_MAX/LLONG_MAX,
-// FLT_MAX/DBL_MAX/FLT_EPSILON and placement new come with the implicit runtime header, as
-// they do with nvcc and mcc. Self-checking without check.h (which would include them).
+// FLT_MAX/DBL_MAX/FLT_EPSILON, placement new and <utility> (std::pair, std::swap, a range-for
+// over a braced list) come with the implicit runtime header, as they do with nvcc and mcc. Self-checking without check.h (which would include them).
 
 static int failures = 0;
 #define EXPECT(cond)                                                                         \
@@ -52,6 +52,13 @@ int main() {
   alignas(Pair) unsigned char storage[sizeof(Pair)];
   Pair *p = new (storage) Pair(3, 4);
   EXPECT(p->a + p->b == 7);
+  int sum = 0;
+  for (int k : {10, 100, 1000}) // std::initializer_list, as launch_gap.cu uses it under nvcc
+    sum += k;
+  EXPECT(sum == 1110);
+  std::pair<int, float> pr = std::make_pair(2, 0.5f);
+  std::swap(pr.first, sum);
+  EXPECT(pr.first == 1110 && sum == 2 && pr.second == 0.5f);
 
   const int n = 1000;
   int *hv = (int *)malloc(n * sizeof(int));

@@ -39,7 +39,7 @@ std::string shipped(const char *id) {
          "shared_mem_per_block_optin = 48K\nshared_mem_per_multiprocessor = 96K\n"
          "regs_per_block = 65536\nregs_per_multiprocessor = 65536\nclock_rate_khz = 1000000\n"
          "memory_clock_rate_khz = 1\nmemory_bus_width = 64\ntotal_global_mem = 1G\n"
-         "total_const_mem = 64K\nl2_cache_size = 1M\nl2_partitions = 1\nhost_launch_us = 1\nhost_launch_cold_us = 0.5\nhost_launch_warmup_calls = 20\ngraph_kernel_node_us = 1\nconst_address_cycles = 2\nmemset_latency_us = 1\nl1_cache_size = 64K\nmem_pitch = 1\ntexture_alignment = 512\n"
+         "total_const_mem = 64K\nl2_cache_size = 1M\nl2_partitions = 1\nhost_launch_us = 1\nhost_launch_cold_us = 0.5\nhost_launch_warmup_calls = 20\nevent_record_us = 1\ngraph_kernel_node_us = 1\nconst_address_cycles = 2\nmemset_latency_us = 1\nl1_cache_size = 64K\nmem_pitch = 1\ntexture_alignment = 512\n"
          "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
          "host_link_bandwidth_gbs = 1\n"
          "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nimad_lanes = 32\nsfu_lanes = 8\n"

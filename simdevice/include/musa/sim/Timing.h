@@ -34,6 +34,10 @@ bool timingModelOn();
 /// ordering) while that stream's own operation advances it.
 struct Timeline {
   std::atomic<double> readyNs{0};
+  /// The earliest start of the next kernel: an event record holds the GPU's front end for
+  /// event_record_us after its stamp (hidden behind the host's launch call when the GPU was
+  /// idle; a kernel queued behind it waits).
+  std::atomic<double> kernelFloorNs{0};
 };
 
 /// The timeline of the operation running on this host thread (null outside operations).
