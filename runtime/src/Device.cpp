@@ -58,9 +58,8 @@ void Device::hostLaunchCall() {
   if (!sim::timingModelOn())
     return;
   const uint32_t k = launchesSinceWait_.fetch_add(1, std::memory_order_relaxed);
-  double step = (profile_.hostLaunchUs +
-                 profile_.hostLaunchColdUs * std::exp(-double(k) / profile_.hostLaunchWarmupCalls)) *
-                1000,
+  const double cold = std::exp(-double(k) / profile_.hostLaunchWarmupCalls);
+  double step = (profile_.hostLaunchUs + profile_.hostLaunchColdUs * cold) * 1000,
          seen = hostNow_.load();
   while (!hostNow_.compare_exchange_weak(seen, seen + step)) {
   }

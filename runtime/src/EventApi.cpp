@@ -86,7 +86,8 @@ musaError_t record(musaEvent_t handle, musaStream_t streamHandle, unsigned flags
   const double recordNs = stream->device->profile().eventRecordUs * 1000;
   stream->device->submit(*stream, [stamp, recordNs] {
     double timeMs = stampTimeMs();
-    if (musa::sim::Timeline *timeline = musa::sim::currentTimeline(); timeline && musa::sim::timingModelOn()) {
+    musa::sim::Timeline *timeline = musa::sim::currentTimeline();
+    if (timeline && musa::sim::timingModelOn()) {
       // The record holds the front end: the stream's next kernel starts no earlier.
       double floor = timeMs * 1e6 + recordNs;
       if (timeline->kernelFloorNs.load() < floor)

@@ -1,7 +1,8 @@
 // No #include at all, as many CUDA samples are written: printf (host and device), malloc,
 // memset/memcpy, sqrt and std::sqrt, clock(), INT_MIN/INT_MAX/UINT_MAX/LLONG_MAX,
 // FLT_MAX/DBL_MAX/FLT_EPSILON, placement new and <utility> (std::pair, std::swap, a range-for
-// over a braced list) come with the implicit runtime header, as they do with nvcc and mcc. Self-checking without check.h (which would include them).
+// over a braced list) come with the implicit runtime header, as they do with nvcc and mcc.
+// Self-checking without check.h (which would include them).
 
 static int failures = 0;
 #define EXPECT(cond)                                                                         \

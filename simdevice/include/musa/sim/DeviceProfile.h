@@ -94,9 +94,9 @@ struct DeviceProfile {
   /// hostLaunchColdUs * exp(-k / hostLaunchWarmupCalls). kernelLaunchUs, an isolated launch,
   /// includes the first call's extra.
   double hostLaunchColdUs = 0;
+  double hostLaunchWarmupCalls = 1;
   /// What an event record holds the GPU's front end for before the next kernel can start.
   double eventRecordUs = 0;
-  double hostLaunchWarmupCalls = 1;
   /// What a kernel node of an executable graph adds on the GPU (the graph's launches are
   /// prepared once; its nodes go out back to back). Negative: unset, kernelLaunchUs -
   /// hostLaunchUs as for a stream launch.
