@@ -84,15 +84,14 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
       bits_[k] = bitmapPool().take(words_, bitsCapacity_[k]);
   // Sampled blocks run the fully instrumented variant: 50 to 100 times the light one's cost
   // per block (a sampled block of tiled matmul 512 costs a third of a millisecond, as much as
-  // a tenth of the grid). So one block in 2048, at least 1 and at most 16, each in the middle
-  // of its share of the grid (not block 0, often an edge case). What they measure (coalescing,
-  // bank conflicts, divergence, L1 reuse) are ratios the light counters scale to the grid;
-  // both validation suites' figures were the same with one per launch as with the earlier
-  // 4-16 (MAPE 11.97% and 16.44% against 11.93% and 16.43%, Spearman unchanged).
+  // a tenth of the grid). So one block in 2048, at least 1 and at most 16 (placed by
+  // sampledBlocks). What they measure (coalescing, bank conflicts, divergence, L1 reuse) are
+  // ratios the light counters scale to the grid; both validation suites' figures were the
+  // same with one per launch as with the earlier 4-16 (MAPE 11.97% and 16.44% against 11.93%
+  // and 16.43%, Spearman unchanged).
   uint64_t blocks = launch.grid.count();
-  samples_ = std::clamp<uint64_t>(blocks / 2048, 1, 16);
-  sampleStride_ = std::max<uint64_t>(1, blocks / samples_);
-  sampleOffset_ = sampleStride_ / 2;
+  int wanted = int(std::clamp<uint64_t>(blocks / 2048, 1, MaxSamples));
+  samples_ = sampledBlocks(launch.grid, wanted, sampled_);
   published_.store(true, std::memory_order_release);
 }
 
@@ -105,8 +104,34 @@ KernelCounters::~KernelCounters() {
 }
 
 bool KernelCounters::sampleBlock(uint64_t linearBlock) const {
-  return linearBlock >= sampleOffset_ && (linearBlock - sampleOffset_) % sampleStride_ == 0 &&
-         (linearBlock - sampleOffset_) / sampleStride_ < samples_;
+  return nextSampled(linearBlock) == linearBlock;
+}
+
+int sampledBlocks(const Dim3 &grid, int wanted, uint64_t *out) {
+  const uint64_t blocks = grid.count(), rows = uint64_t(grid.y) * grid.z;
+  int n = 0;
+  for (int k = 0; k < wanted; ++k) {
+    uint64_t id;
+    if (rows == 1) {
+      // A row of blocks: the middle of each of `wanted` equal shares.
+      uint64_t stride = std::max<uint64_t>(1, blocks / wanted);
+      id = stride / 2 + k * stride;
+    } else {
+      // Rows (y, z) in the middle of equal shares of them, and in each a column from the
+      // van der Corput sequence (1/2, 1/4, 3/4, 1/8, ...): the first sample is the grid's
+      // centre, and no two share an edge column. The middle of the linear order would be
+      // column 0, the image's edge in a 2D kernel, where the bounds checks diverge.
+      uint64_t row = (2 * uint64_t(k) + 1) * rows / (2 * uint64_t(wanted));
+      double column = 0, unit = 0.5;
+      for (unsigned bits = unsigned(k) + 1; bits; bits >>= 1, unit /= 2)
+        column += (bits & 1) * unit;
+      id = row * grid.x + std::min<uint64_t>(uint64_t(column * grid.x), grid.x - 1);
+    }
+    if (id < blocks)
+      out[n++] = id;
+  }
+  std::sort(out, out + n);
+  return int(std::unique(out, out + n) - out);
 }
 
 BlockCounters *KernelCounters::workerCounters(const GridLaunch &launch) {

@@ -411,3 +411,29 @@ TEST(Timing, ManyTinyBlocksAreBoundByBlockLaunch) {
   EXPECT_NEAR(estimateKernel(p, many.launch, *many.counters).dispatchCycles,
               1000 * 32 * p.warpLaunchCycles, 1);
 }
+
+TEST(Timing, SampledBlocksOfARowAreMidShareAndOfAGridOfRowsAvoidTheEdgeColumn) {
+  uint64_t ids[KernelCounters::MaxSamples];
+  // One row of 4096 blocks, two samples: the middle of each half, as before.
+  ASSERT_EQ(sampledBlocks(Dim3{4096, 1, 1}, 2, ids), 2);
+  EXPECT_EQ(ids[0], 1024u);
+  EXPECT_EQ(ids[1], 3072u);
+  // 64 x 64 blocks: half across a quarter down, then a quarter across three quarters down.
+  ASSERT_EQ(sampledBlocks(Dim3{64, 64, 1}, 2, ids), 2);
+  EXPECT_EQ(ids[0], 16u * 64 + 32);
+  EXPECT_EQ(ids[1], 48u * 64 + 16);
+  // 128 x 128, eight samples: none in column 0, all distinct rows, ascending.
+  ASSERT_EQ(sampledBlocks(Dim3{128, 128, 1}, 8, ids), 8);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_NE(ids[k] % 128, 0u) << k;
+    if (k)
+      EXPECT_GT(ids[k] / 128, ids[k - 1] / 128) << k;
+  }
+  // Rows over z as well: 4 x 2 x 2, one sample in the middle row (y 0, z 1), column 2.
+  ASSERT_EQ(sampledBlocks(Dim3{4, 2, 2}, 1, ids), 1);
+  EXPECT_EQ(ids[0], 2u * 4 + 2);
+  // More samples than blocks: each block at most once.
+  EXPECT_EQ(sampledBlocks(Dim3{1, 1, 1}, 4, ids), 1);
+  EXPECT_EQ(ids[0], 0u);
+  EXPECT_LE(sampledBlocks(Dim3{2, 2, 1}, 16, ids), 4);
+}

@@ -11,6 +11,7 @@
 #include "musa/sim/GridLauncher.h"
 #include "musa/sim/KernelAbi.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -140,6 +141,11 @@ struct SiteStats {
   uint64_t localExtent = 0;
 };
 
+/// Where a launch's `wanted` sampled blocks lie in `grid` (at most KernelCounters'
+/// MaxSamples): their linear indices, ascending and distinct, written to `out`; returns how
+/// many.
+int sampledBlocks(const Dim3 &grid, int wanted, uint64_t *out);
+
 /// Everything one launch's instrumented code counted, merged over its blocks.
 class KernelCounters {
 public:
@@ -198,14 +204,15 @@ public:
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
   /// The units of `unitBytes` those addresses fall in (atomics in one unit serialise at L2).
   size_t distinctAtomicUnits(double unitBytes) const;
+  /// The most blocks a launch samples.
+  static constexpr int MaxSamples = 16;
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
   bool sampleBlock(uint64_t linearBlock) const;
   /// The first block at or after `linearBlock` that is sampled.
   uint64_t nextSampled(uint64_t linearBlock) const {
-    uint64_t k = linearBlock <= sampleOffset_
-                     ? 0
-                     : (linearBlock - sampleOffset_ + sampleStride_ - 1) / sampleStride_;
-    return k < samples_ ? sampleOffset_ + k * sampleStride_ : ~uint64_t(0);
+    const uint64_t *end = sampled_ + samples_;
+    const uint64_t *at = std::lower_bound(sampled_, end, linearBlock);
+    return at != end ? *at : ~uint64_t(0);
   }
   /// The calling worker's running totals over the launch's blocks that are not sampled (one
   /// per worker thread, so blocks add to them without a lock); flushWorkers() merges them
@@ -229,7 +236,8 @@ private:
   uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
   std::atomic<bool> published_{false};
-  uint64_t samples_ = 1, sampleStride_ = 1, sampleOffset_ = 0; // blocks offset + k * stride
+  uint64_t sampled_[MaxSamples] = {}; // the sampled blocks' linear indices, ascending
+  int samples_ = 0;
   std::mutex mutex_;
   std::unordered_set<uintptr_t> atomicAddresses_;
   std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
