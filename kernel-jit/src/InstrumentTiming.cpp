@@ -444,7 +444,58 @@ struct BlockPlan {
 /// the H200). Those, and blocks outside innermost loops: 1. A loop the program asked not to
 /// unroll (`#pragma unroll 1`) keeps one iteration in flight, one with `#pragma unroll N` N
 /// (the H200 runs a `#pragma unroll 1` grid-stride sum at one load per warp in flight:
-/// timing_workloads.mu's sum_stride1).
+/// timing_workloads.mu's sum_stride1), and so does a loop stepping by a run-time amount
+/// (stepsByRuntimeAmount).
+/// Whether a loop's trip is counted by an induction variable that steps by a run-time amount
+/// (`i += blockDim.x`, `i += gridDim.x * blockDim.x`): the exit test compares a header phi,
+/// or the phi's next value, whose step from the latch is not a constant. nvcc does not unroll
+/// such loops (H200 SASS of a block-stride and a grid-stride sum: one LDG an iteration,
+/// tests/validation/README.md), while it unrolls constant-step loops by four or more.
+bool stepsByRuntimeAmount(const Loop *L) {
+  BasicBlock *latch = L->getLoopLatch();
+  if (!latch)
+    return false;
+  auto stepOf = [&](PHINode *phi) -> const Value * {
+    auto *next = dyn_cast<Instruction>(phi->getIncomingValueForBlock(latch));
+    if (!next)
+      return nullptr;
+    if (auto *gep = dyn_cast<GetElementPtrInst>(next))
+      return gep->getPointerOperand() == phi && gep->getNumIndices() == 1 ? gep->getOperand(1)
+                                                                          : nullptr;
+    if (next->getOpcode() != Instruction::Add && next->getOpcode() != Instruction::Sub)
+      return nullptr;
+    if (next->getOperand(0) == phi)
+      return next->getOperand(1);
+    return next->getOperand(1) == phi && next->getOpcode() == Instruction::Add
+               ? next->getOperand(0)
+               : nullptr;
+  };
+  auto headerPhi = [&](Value *V) -> PHINode * {
+    if (auto *phi = dyn_cast<PHINode>(V))
+      return phi->getParent() == L->getHeader() ? phi : nullptr;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || (!isa<BinaryOperator>(I) && !isa<GetElementPtrInst>(I) && !isa<CastInst>(I)))
+      return nullptr;
+    for (Value *op : I->operands())
+      if (auto *phi = dyn_cast<PHINode>(op); phi && phi->getParent() == L->getHeader())
+        return phi;
+    return nullptr;
+  };
+  SmallVector<BasicBlock *, 4> exiting;
+  L->getExitingBlocks(exiting);
+  for (BasicBlock *BB : exiting) {
+    auto *br = dyn_cast<BranchInst>(BB->getTerminator());
+    auto *cmp = br && br->isConditional() ? dyn_cast<ICmpInst>(br->getCondition()) : nullptr;
+    if (!cmp)
+      continue;
+    for (Value *side : cmp->operands())
+      if (PHINode *phi = headerPhi(side))
+        if (const Value *step = stepOf(phi); step && !isa<Constant>(step))
+          return true;
+  }
+  return false;
+}
+
 DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
   constexpr unsigned DefaultUnroll = 4;
   DenseMap<const BasicBlock *, unsigned> overlap;
@@ -479,7 +530,7 @@ DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
             work.push_back(op);
         }
       }
-    unsigned unroll = DefaultUnroll;
+    unsigned unroll = stepsByRuntimeAmount(L) ? 1 : DefaultUnroll;
     if (findOptionMDForLoop(L, "llvm.loop.unroll.disable"))
       unroll = 1;
     else if (std::optional<int> count = getOptionalIntLoopAttribute(L, "llvm.loop.unroll.count"))

@@ -3,6 +3,8 @@
 ; such loops by four): @dot's two independent loads have group 2 x 4 = 8. A loop that also
 ; stores (@axpy: a later iteration's loads cannot move above the store) or chases pointers
 ; (@chase: each address is the previous load) keeps one iteration at a time: groups 2 and 1.
+; So does a loop whose counter steps by a run-time amount (@stride_sum: `i += blockDim.x`,
+; which nvcc does not unroll): its one load has group 1.
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-instrument-timing
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -59,6 +61,22 @@ exit:
   ret i32 %q
 }
 
+define float @stride_sum(ptr %a, i32 %start, i32 %stride, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ %start, %entry ], [ %next, %loop ]
+  %sum = phi float [ 0.0, %entry ], [ %acc, %loop ]
+  %pa = getelementptr float, ptr %a, i32 %i
+  %x = load float, ptr %pa
+  %acc = fadd float %sum, %x
+  %next = add i32 %i, %stride
+  %done = icmp sge i32 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret float %acc
+}
+
 ; Loads 0x08000004 = 134217732 (group 8); @axpy's loads 0x02000004 = 33554436 and its store
-; 0x02010004 = 33619972; @chase's load 0x01000004 = 16777220.
-; CHECK: @__musa_timing_site_info = constant [6 x i32] [i32 134217732, i32 134217732, i32 33554436, i32 33554436, i32 33619972, i32 16777220]
+; 0x02010004 = 33619972; @chase's load 0x01000004 = 16777220, @stride_sum's too.
+; CHECK: @__musa_timing_site_info = constant [7 x i32] [i32 134217732, i32 134217732, i32 33554436, i32 33554436, i32 33619972, i32 16777220, i32 16777220]
