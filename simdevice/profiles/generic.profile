@@ -47,6 +47,7 @@ l2_requests_per_cycle = 4
 l2_store_requests_per_cycle = 2
 l2_bandwidth_gbs = 300
 dram_efficiency = 0.8
+dram_scattered_efficiency = 0.46        # [est] the H200's probe figure
 dram_access_bytes = 32
 atomic_sectors_per_cycle = 6           # [est] the H200's probe figures x 0.11, this profile's L2 bytes a cycle over the H200's
 atomic_ops_per_cycle = 22              # [est] likewise

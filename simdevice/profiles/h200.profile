@@ -53,6 +53,7 @@ l2_requests_per_cycle = 80              # [probe] a warp gathering from 32 rando
 l2_store_requests_per_cycle = 37        # [probe] stores to random lines of a 1-16 MB array: 4.2 M in 57 us after the launch (store_rates.h200.txt)
 l2_bandwidth_gbs = 5500                 # [est] published H100 L2 read microbenchmarks; warm vector adds reach 3.5-3.7 TB/s with their stores (probe)
 dram_efficiency = 0.85                    # [fit] streaming kernels reach about 4.1 TB/s
+dram_scattered_efficiency = 0.46        # [probe] warps gathering one sector per line from 1 GB: 34.35 lines a ns, 2.2 TB/s in 64-byte granules (request_rates.h200.txt)
 dram_access_bytes = 64                  # [probe] a lane per 64 or 128 bytes streams 58 or 53 sectors a ns: 3.4-3.7 TB/s at 64 bytes a sector (request_rates.h200.txt)
 atomic_sectors_per_cycle = 55           # [probe] device-wide atomic sector requests a cycle: random atomicAdd over 1-16 MB, 46-52 a cycle (atomic_footprint.h200.txt)
 atomic_ops_per_cycle = 200              # [probe] device-wide atomic addresses a cycle: a warp's lanes on 32 words of one line, 186 a cycle (atomic_footprint.h200.txt)

@@ -49,6 +49,7 @@ l2_requests_per_cycle = 16              # [est]
 l2_store_requests_per_cycle = 8         # [est] half the load rate, as the H200's probe
 l2_bandwidth_gbs = 1344                   # [est] about 3x memory bandwidth
 dram_efficiency = 0.8                   # [est]
+dram_scattered_efficiency = 0.46        # [est] the H200's probe figure (its scattered reads reach 0.54 of its streaming rate)
 dram_access_bytes = 64                  # [est] as the H200
 atomic_sectors_per_cycle = 15           # [est] the H200's probe figures x 0.27, this profile's L2 bytes a cycle over the H200's
 atomic_ops_per_cycle = 54              # [est] likewise

@@ -145,6 +145,7 @@ const std::map<std::string, Setter> &fields() {
       {"l2_store_requests_per_cycle", real(&DeviceProfile::l2StoreRequestsPerCycle)},
       {"dram_efficiency", real(&DeviceProfile::dramEfficiency)},
       {"dram_access_bytes", real(&DeviceProfile::dramAccessBytes)},
+      {"dram_scattered_efficiency", real(&DeviceProfile::dramScatteredEfficiency)},
       {"atomic_sectors_per_cycle", real(&DeviceProfile::atomicSectorsPerCycle)},
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
       {"atomic_sector_cycles", real(&DeviceProfile::atomicSectorCycles)},
@@ -204,8 +205,10 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "issue_width and the *_lanes fields must be positive";
   if (p.termOverlap < 0 || p.termOverlap > 1)
     return "term_overlap must lie between 0 and 1";
-  if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1)
-    return "dram_efficiency and pageable_copy_factor must be at most 1";
+  if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1 || p.dramScatteredEfficiency > 1 ||
+      p.dramScatteredEfficiency < 0)
+    return "dram_efficiency, dram_scattered_efficiency and pageable_copy_factor must lie "
+           "between 0 and 1";
   if (p.regsPerThread <= 0 || p.regsPerThread > 255)
     return "regs_per_thread must be between 1 and 255";
   return {};

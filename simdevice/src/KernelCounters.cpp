@@ -381,7 +381,8 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.info |= b.info;
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
-    s.lines += b.lines, s.addressRequests += b.addressRequests;
+    s.lines += b.lines, s.scatteredLines += b.scatteredLines;
+    s.addressRequests += b.addressRequests;
     s.sameAddressLanes += b.sameAddressLanes;
     s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
@@ -518,6 +519,23 @@ uint64_t warpWavefronts(std::vector<uint64_t> &words) {
 }
 } // namespace
 
+/// The lines of a warp access (sorted, distinct sectors) that scatter over DRAM pages: none
+/// unless it spans at least four lines and more pages than half its lines (a gather, a walk
+/// down a column, a row per lane). A coalesced access, or a strided one whose lines share a
+/// page or two, is a stream the DRAM serves from open pages. Pages of 1 KB: an HBM3
+/// pseudo-channel's, and the smallest DDR/GDDR row slice (an estimate: the address
+/// interleaving across channels is not published).
+uint64_t scatteredLines(const std::vector<uint64_t> &sectors, uint64_t lines) {
+  constexpr uint64_t PageSectors = 1024 / 32;
+  if (lines < 4)
+    return 0;
+  uint64_t pages = 0, previous = ~uint64_t(0);
+  for (uint64_t s : sectors)
+    if (s / PageSectors != previous)
+      ++pages, previous = s / PageSectors;
+  return 2 * pages > lines ? lines : 0;
+}
+
 uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
   if (addresses.empty())
     return 0;
@@ -570,7 +588,9 @@ void BlockCounters::end() {
           }
           if (!global.empty()) {
             ++s.globalWarps, s.sectors += warpSectors(global);
-            s.lines += warpLines(global);
+            uint64_t lines = warpLines(global);
+            s.lines += lines;
+            s.scatteredLines += scatteredLines(global, lines);
           }
           if (!shared.empty())
             ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);

@@ -70,6 +70,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   }
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
+  double scatteredLoadLines = 0; // load lines of warp accesses that scatter over DRAM pages
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
   // The other atomics: sector requests, and lanes applied after another on one address.
   double atomicSectors = 0, atomicSameAddress = 0, casTries = 0;
@@ -150,6 +151,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
           otherLines += lines;
       } else {
         loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
+        if (s.globalWarps)
+          scatteredLoadLines += warps * double(s.scatteredLines) / s.globalWarps;
         globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
       }
     }
@@ -231,8 +234,21 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   e.dramBytes =
       fetched - std::clamp(warmBytes, 0.0, fetched) + (l2Bytes - unique) * missFraction;
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
+  // Loads whose warp accesses scatter over DRAM pages (a gather, a walk down a column) open a
+  // page per granule: they reach `dram_scattered_efficiency` of the bandwidth, not
+  // `dram_efficiency` (the H200 gathers lines from 1 GB at 34 a ns, 2.2 TB/s in 64-byte
+  // granules: request_rates.h200.txt). Their share of the DRAM bytes is taken as their share
+  // of what L2 serves.
+  double scatteredBytes = 0;
+  if (p.dramScatteredEfficiency > 0 && scatteredLoadLines > 0 && l2Bytes > 0) {
+    double loadShare = loadSectors * reuse * 32 / l2Bytes;
+    scatteredBytes = e.dramBytes * std::clamp(loadShare * scatteredLoadLines / loadLines, 0.0, 1.0);
+  }
+  double scatteredPerCycle = p.memoryBandwidthGBs * p.dramScatteredEfficiency / cyclesPerNs;
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
-  e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + e.dramBytes / bytesPerCycle : 0;
+  e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + (e.dramBytes - scatteredBytes) / bytesPerCycle +
+                                       (scatteredBytes > 0 ? scatteredBytes / scatteredPerCycle : 0)
+                                 : 0;
   e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs), l2RequestCycles);
 
   // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for

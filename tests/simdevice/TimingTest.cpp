@@ -437,3 +437,24 @@ TEST(Timing, SampledBlocksOfARowAreMidShareAndOfAGridOfRowsAvoidTheEdgeColumn) {
   EXPECT_EQ(ids[0], 0u);
   EXPECT_LE(sampledBlocks(Dim3{2, 2, 1}, 16, ids), 4);
 }
+
+TEST(Timing, ScatteredLinesAreThoseOfWarpAccessesSpreadOverDramPages) {
+  auto lines = [](const std::vector<uint64_t> &sectors) {
+    uint64_t n = 0, previous = ~uint64_t(0);
+    for (uint64_t s : sectors)
+      if (s / 4 != previous)
+        ++n, previous = s / 4;
+    return n;
+  };
+  std::vector<uint64_t> gather, coalesced{0, 1, 2, 3}, stride32, column4{0, 32, 64, 96},
+      straddle{31, 32};
+  for (uint64_t lane = 0; lane < 32; ++lane) {
+    gather.push_back(lane * 977 * 32); // a sector in a page of its own
+    stride32.push_back(lane * 4);      // a line per lane, eight lines a 1 KB page
+  }
+  EXPECT_EQ(scatteredLines(gather, lines(gather)), 32u);
+  EXPECT_EQ(scatteredLines(coalesced, lines(coalesced)), 0u);
+  EXPECT_EQ(scatteredLines(stride32, lines(stride32)), 0u);
+  EXPECT_EQ(scatteredLines(column4, lines(column4)), 4u);
+  EXPECT_EQ(scatteredLines(straddle, lines(straddle)), 0u); // two lines across a page edge
+}

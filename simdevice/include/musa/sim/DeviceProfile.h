@@ -63,6 +63,10 @@ struct DeviceProfile {
   double l2BandwidthGBs = 0;
   double dramAccessBytes = 32;     // what DRAM reads at a time (32, 64 or 128)
   double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
+  /// Scattered reads (warp accesses whose lines each open a DRAM page of their own, see
+  /// SiteStats::scatteredLines): the fraction of memory_bandwidth_gbs they reach, fetched in
+  /// dram_access_bytes granules (0: no limit of their own).
+  double dramScatteredEfficiency = 0;
   /// Atomics (L2's atomic units): device-wide sector requests and addresses a cycle; at one
   /// unit (an address range whose atomics serialise, one L2 slice), the cycles of a sector
   /// request and of each further lane on an address a request already carries; and of one

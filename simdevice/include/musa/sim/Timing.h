@@ -120,6 +120,9 @@ struct SiteStats {
   uint64_t globalExecs = 0, sharedExecs = 0;
   uint64_t globalWarps = 0, globalLanes = 0, sectors = 0;  // sampled global warp accesses
   uint64_t lines = 0;                                      // their 128-byte lines
+  // Of those lines, the ones in warp accesses that scatter over DRAM pages (scatteredLines
+  // in KernelCounters.cpp: a gather, a walk down a column).
+  uint64_t scatteredLines = 0;
   // Atomics and constant loads: the distinct addresses of those warp accesses (an atomic's
   // lanes at one address make one request: the compiler and the memory system combine them;
   // the constant cache serves one address at a time).
@@ -248,6 +251,12 @@ private:
 /// address less one. Zero when all lanes share one address (the compiler combines them into
 /// one atomic). Sorts `addresses`. (SiteStats::sameAddressLanes sums it over sampled warps.)
 uint64_t sameAddressLanes(std::vector<uint64_t> &addresses);
+
+/// The lines of one warp access (its sorted, distinct 32-byte sector indices, spanning
+/// `lines` 128-byte lines) that scatter over 1 KB DRAM pages: all of them when it spans at
+/// least four lines and more pages than half its lines, else none. (SiteStats::scatteredLines
+/// sums it over sampled warps.)
+uint64_t scatteredLines(const std::vector<uint64_t> &sectors, uint64_t lines);
 
 /// The executor's view of one running block while a launch is counted.
 struct BlockCounters {
