@@ -58,11 +58,15 @@ void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uin
   if (!device || !sim::timingModelOn() || !sim::currentTimeline())
     return;
   const sim::DeviceProfile &p = device->profile();
-  double ns = copy ? sim::copyNs(p, route, bytes, rows) : sim::memsetNs(p, bytes);
+  sim::Engine engine = copy ? sim::engineFor(route) : sim::Engine::Compute;
+  sim::CopyQueue queue = sim::CopyQueue::Idle;
+  if (const sim::Timeline *t = sim::currentTimeline(); t && t->queued.load())
+    queue = t->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
+                                                : sim::CopyQueue::OtherEngine;
+  double ns = copy ? sim::copyNs(p, route, bytes, rows, queue) : sim::memsetNs(p, bytes);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there
     device->l2.record(0, 0, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
                       device->l2Capacity());
-  sim::Engine engine = copy ? sim::engineFor(route) : sim::Engine::Compute;
   double start = sim::chargeCurrent(device->clock, engine, ns);
   if (!sim::reportEnabled())
     return;

@@ -145,6 +145,7 @@ const std::map<std::string, Setter> &fields() {
       {"l2_store_requests_per_cycle", real(&DeviceProfile::l2StoreRequestsPerCycle)},
       {"dram_efficiency", real(&DeviceProfile::dramEfficiency)},
       {"dram_access_bytes", real(&DeviceProfile::dramAccessBytes)},
+      {"dram_write_efficiency", real(&DeviceProfile::dramWriteEfficiency)},
       {"dram_scattered_efficiency", real(&DeviceProfile::dramScatteredEfficiency)},
       {"atomic_sectors_per_cycle", real(&DeviceProfile::atomicSectorsPerCycle)},
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
@@ -167,6 +168,8 @@ const std::map<std::string, Setter> &fields() {
       {"const_address_cycles", real(&DeviceProfile::constAddressCycles)},
       {"memset_latency_us", real(&DeviceProfile::memsetLatencyUs)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
+      {"copy_queued_us", real(&DeviceProfile::copyQueuedUs)},
+      {"copy_switch_us", real(&DeviceProfile::copySwitchUs)},
       {"copy_2d_latency_us", real(&DeviceProfile::copy2dLatencyUs)},
       {"copy_2d_bandwidth_gbs", real(&DeviceProfile::copy2dBandwidthGBs)},
       {"copy_2d_row_ns", real(&DeviceProfile::copy2dRowNs)},
@@ -206,9 +209,9 @@ std::string checkConsistency(const DeviceProfile &p) {
   if (p.termOverlap < 0 || p.termOverlap > 1)
     return "term_overlap must lie between 0 and 1";
   if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1 || p.dramScatteredEfficiency > 1 ||
-      p.dramScatteredEfficiency < 0)
-    return "dram_efficiency, dram_scattered_efficiency and pageable_copy_factor must lie "
-           "between 0 and 1";
+      p.dramScatteredEfficiency < 0 || p.dramWriteEfficiency > 1 || p.dramWriteEfficiency <= 0)
+    return "dram_efficiency, dram_write_efficiency, dram_scattered_efficiency and "
+           "pageable_copy_factor must lie between 0 and 1";
   if (p.regsPerThread <= 0 || p.regsPerThread > 255)
     return "regs_per_thread must be between 1 and 255";
   return {};

@@ -345,8 +345,10 @@ KernelCounters::FootprintSectors KernelCounters::footprintSectors(unsigned granu
     f.unique += read.bits;
     f.readGranuleExtra = read.grouped - read.bits;
   }
-  if (bits_[1])
-    f.unique += countBits(bits_[1], lo, end, 1).bits;
+  if (bits_[1]) {
+    f.written = countBits(bits_[1], lo, end, 1).bits;
+    f.unique += f.written;
+  }
   return f;
 }
 

@@ -102,19 +102,28 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
     return 0;
   double start = 0;
   t->readyNs = clock.place(engine, t->readyNs.load(), durationNs, &start, share);
+  t->lastEngine = int(engine);
   return start;
 }
 
-double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t rows) {
+double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t rows,
+              CopyQueue queue) {
   double gbs = p.hostLinkBandwidthGBs; // GB/s is bytes per nanosecond
   double latency = p.copyLatencyUs * 1000;
+  if (route == CopyRoute::HostToDevicePinned || route == CopyRoute::DeviceToHostPinned) {
+    if (queue == CopyQueue::SameEngine)
+      latency = p.copyQueuedUs * 1000;
+    else if (queue == CopyQueue::OtherEngine)
+      latency = p.copySwitchUs * 1000;
+  }
   switch (route) {
   case CopyRoute::HostToDevicePageable:
   case CopyRoute::DeviceToHostPageable:
     gbs *= p.pageableCopyFactor;
     break;
   case CopyRoute::DeviceToDevice:
-    gbs = p.memoryBandwidthGBs * p.dramEfficiency / 2; // each byte is read and written
+    // Each byte is read, then written.
+    gbs = p.memoryBandwidthGBs / (1 / p.dramEfficiency + 1 / p.dramWriteEfficiency);
     latency = p.kernelLaunchUs * 1000;
     break;
   case CopyRoute::Peer:
@@ -139,7 +148,8 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t 
 }
 
 double memsetNs(const DeviceProfile &p, uint64_t bytes) {
-  return p.memsetLatencyUs * 1000 + double(bytes) / (p.memoryBandwidthGBs * p.dramEfficiency);
+  return p.memsetLatencyUs * 1000 +
+         double(bytes) / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
 }
 
 Engine engineFor(CopyRoute route) {

@@ -245,10 +245,21 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     scatteredBytes = e.dramBytes * std::clamp(loadShare * scatteredLoadLines / loadLines, 0.0, 1.0);
   }
   double scatteredPerCycle = p.memoryBandwidthGBs * p.dramScatteredEfficiency / cyclesPerNs;
+  // Writes stream at `dram_write_efficiency` (the H200: a read-only sum reaches 4.54 TB/s, a
+  // float4 copy 4.28, so a written byte takes 1 / 0.84 of the bandwidth's time:
+  // stream_bandwidth.h200.txt). Their share of the DRAM bytes is the written footprint's.
+  double writtenBytes =
+      fetched > 0 ? e.dramBytes * std::clamp(double(footprint.written) * 32 / fetched, 0.0, 1.0)
+                  : 0;
+  scatteredBytes = std::min(scatteredBytes, e.dramBytes - writtenBytes);
+  double writePerCycle = p.memoryBandwidthGBs * p.dramWriteEfficiency / cyclesPerNs;
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
-  e.dramCycles = e.dramBytes > 0 ? p.dramLatencyCycles + (e.dramBytes - scatteredBytes) / bytesPerCycle +
-                                       (scatteredBytes > 0 ? scatteredBytes / scatteredPerCycle : 0)
-                                 : 0;
+  e.dramCycles = e.dramBytes > 0
+                     ? p.dramLatencyCycles +
+                           (e.dramBytes - scatteredBytes - writtenBytes) / bytesPerCycle +
+                           writtenBytes / writePerCycle +
+                           (scatteredBytes > 0 ? scatteredBytes / scatteredPerCycle : 0)
+                     : 0;
   e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs), l2RequestCycles);
 
   // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for

@@ -62,7 +62,9 @@ struct DeviceProfile {
   double l2StoreRequestsPerCycle = 0; // and for stores
   double l2BandwidthGBs = 0;
   double dramAccessBytes = 32;     // what DRAM reads at a time (32, 64 or 128)
-  double dramEfficiency = 0;       // fraction of memory_bandwidth_gbs kernels can reach
+  /// Fractions of memory_bandwidth_gbs that streams of DRAM reads, and of writes, reach
+  /// (writes turn the bus around: a copy streams slower than a read-only sum).
+  double dramEfficiency = 0, dramWriteEfficiency = 0;
   /// Scattered reads (warp accesses whose lines each open a DRAM page of their own, see
   /// SiteStats::scatteredLines): the fraction of memory_bandwidth_gbs they reach, fetched in
   /// dram_access_bytes granules (0: no limit of their own).
@@ -110,6 +112,11 @@ struct DeviceProfile {
   /// A memset's fixed cost (before its bytes at the memory bandwidth).
   double memsetLatencyUs = 0;
   double copyLatencyUs = 0;
+  /// A pinned host copy the host queued behind its stream's previous operation: the copy
+  /// engine's own cost per copy when that operation ran on the same engine, and when it ran
+  /// on another (the other direction's engine, or the SMs) and the stream hands over
+  /// (tests/hardware/probes/copy_queue.h200.txt).
+  double copyQueuedUs = 0, copySwitchUs = 0;
   /// Pitched (2D/3D) copies go row by row: their own start-up, at most copy2dBandwidthGBs, and
   /// at least copy2dRowNs per row (tests/hardware/probes/mechanisms.h200.txt).
   double copy2dLatencyUs = 0;

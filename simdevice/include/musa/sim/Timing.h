@@ -39,6 +39,11 @@ struct Timeline {
   /// event_record_us after its stamp (hidden behind the host's launch call when the GPU was
   /// idle; a kernel queued behind it waits).
   std::atomic<double> kernelFloorNs{0};
+  /// Whether the operation running now was queued: issued before the one ahead of it on
+  /// this timeline had finished (its start is the timeline's, not the host's). And the engine
+  /// the latest operation ran on (-1: none yet).
+  std::atomic<bool> queued{false};
+  std::atomic<int> lastEngine{-1};
 };
 
 /// The timeline of the operation running on this host thread (null outside operations).
@@ -99,9 +104,13 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
 /// whatever the pitches) goes row by row, as hardware does even when the rows are contiguous:
 /// its own start-up, then the slower of the bytes at copy_2d_bandwidth_gbs (and the link's
 /// rate) and copy_2d_row_ns per row.
+/// A pinned host copy queued behind its timeline's previous operation (CopyQueue::SameEngine,
+/// ::OtherEngine) starts at copy_queued_us or copy_switch_us instead of copy_latency_us.
 enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
                        DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
-double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1);
+enum class CopyQueue { Idle, SameEngine, OtherEngine };
+double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1,
+              CopyQueue queue = CopyQueue::Idle);
 /// Simulated duration of a device memset of `bytes`: memset_latency_us, then the bytes at the
 /// memory bandwidth.
 double memsetNs(const DeviceProfile &profile, uint64_t bytes);
@@ -193,6 +202,8 @@ public:
     /// The further sectors DRAM sends with those read when it reads `granule` sectors at a
     /// time (its access granularity): per granule with any sector read, the ones not read.
     uint64_t readGranuleExtra = 0;
+    /// Of `unique`, the sectors written.
+    uint64_t written = 0;
   };
   /// Both from one scan of the footprint bitmaps (`granule` 1: no extra).
   FootprintSectors footprintSectors(unsigned granule = 1) const;
