@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <unordered_map>
 
 namespace musa::sim {
 
@@ -376,6 +377,8 @@ void KernelCounters::merge(const BlockCounters &block) {
   sampledUniqueSectors += block.uniqueSectors;
   sampledSectorAccesses += block.sectorAccesses;
   sampledTracedBlocks += block.uniqueSectors > 0;
+  sampledStoreSectors += block.storeSectors;
+  sampledPartialStoreSectors += block.partialStoreSectors;
   block.addLightCounts(classes, sites, chainThreads);
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
@@ -451,6 +454,7 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   threadClasses.fill(0);
   warpChain = threadChain = 0;
   uniqueSectors = sectorAccesses = 0;
+  storeSectors = partialStoreSectors = 0;
   if (sampling) {
     instance.assign(size_t(threads) * n, 0);
     samples.assign(n * Samples * threads, 0);
@@ -603,6 +607,7 @@ void BlockCounters::end() {
   if (sampling) {
     countDivergence();
     measureReuse();
+    measurePartialStores();
   }
   flushFootprint();
   kernel->merge(*this);
@@ -633,6 +638,36 @@ void BlockCounters::countDivergence() {
       threadChain += double(sum) * row[abi::ChainColumn];
     }
   }
+}
+
+void BlockCounters::measurePartialStores() {
+  // Per global sector the block's stores wrote, the bytes they covered. Only sites every
+  // execution of which was traced (at most Samples a thread): a loop's later stores would
+  // complete sectors the trace shows in part.
+  std::unordered_map<uint64_t, uint32_t> covered;
+  for (size_t site = siteFirst_; site < siteEnd_; ++site) {
+    const SiteStats &s = sites[site];
+    if (!(s.info & abi::AccessStore) || (s.info & (abi::AccessAtomic | abi::AccessLocal)) ||
+        !s.globalExecs || s.globalExecs > uint64_t(Samples) * threads)
+      continue;
+    uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+    for (unsigned k = 0; k < Samples; ++k) {
+      const uintptr_t *row = &samples[(site * Samples + k) * threads];
+      for (uint32_t t = 0; t < threads; ++t) {
+        if (!row[t] || row[t] - 1 - sharedBase < sharedSize)
+          continue;
+        for (uintptr_t a = row[t] - 1, end = a + size; a < end;) {
+          uintptr_t next = std::min<uintptr_t>(end, (a / 32 + 1) * 32);
+          uint32_t bits = next - a == 32 ? ~0u : ((1u << (next - a)) - 1) << (a % 32);
+          covered[a / 32] |= bits;
+          a = next;
+        }
+      }
+    }
+  }
+  storeSectors = covered.size();
+  for (const auto &[sector, bits] : covered)
+    partialStoreSectors += bits != ~0u;
 }
 
 void BlockCounters::measureReuse() {

@@ -71,6 +71,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   double scatteredLoadLines = 0; // load lines of warp accesses that scatter over DRAM pages
+  double storeSectors = 0, storeLines = 0, scatteredStoreLines = 0; // and of stores
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
   // The other atomics: sector requests, and lanes applied after another on one address.
   double atomicSectors = 0, atomicSameAddress = 0, casTries = 0;
@@ -147,8 +148,11 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
         // Atomic requests are bound by the atomic units' rates (below), which the H200
         // serves faster than l2_requests_per_cycle (atomic_footprint.h200.txt).
         otherSectors += warps * sectors;
-        if (!(s.info & abi::AccessAtomic))
-          otherLines += lines;
+        if (!(s.info & abi::AccessAtomic)) {
+          otherLines += lines, storeSectors += warps * sectors, storeLines += lines;
+          if (s.globalWarps)
+            scatteredStoreLines += warps * double(s.scatteredLines) / s.globalWarps;
+        }
       } else {
         loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
         if (s.globalWarps)
@@ -253,18 +257,37 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                   : 0;
   scatteredBytes = std::min(scatteredBytes, e.dramBytes - writtenBytes);
   double writePerCycle = p.memoryBandwidthGBs * p.dramWriteEfficiency / cyclesPerNs;
+  // Stores that write part of a sector (the sampled blocks' traces say which share) into a
+  // footprint L2 cannot hold: L2 evicts the sector before the rest of it is written, and
+  // DRAM, whose ECC covers whole granules, reads the granule and writes it back - per store,
+  // not per sector (a permuting scatter of 4-byte stores over 64 MB runs at a quarter of the
+  // rate of its full-sector form on the H200: timing_holdout.mu). Such stores are evicted in
+  // the proportion of the footprint beyond l2_cache_size; at the scattered rate as far as
+  // their warp accesses scatter.
+  double rmwBytes = 0, rmwCycles = 0;
+  if (k.sampledStoreSectors > 0 && k.sampledPartialStoreSectors > 0 && storeSectors > 0) {
+    double partial = double(k.sampledPartialStoreSectors) / double(k.sampledStoreSectors);
+    rmwBytes = storeSectors * partial * missFraction * 2 * std::max(32.0, p.dramAccessBytes);
+    double scattered = storeLines > 0 && p.dramScatteredEfficiency > 0
+                           ? std::clamp(scatteredStoreLines / storeLines, 0.0, 1.0)
+                           : 0;
+    rmwCycles = rmwBytes * scattered / scatteredPerCycle +
+                rmwBytes * (1 - scattered) / 2 * (1 / bytesPerCycle + 1 / writePerCycle);
+  }
   // The first bytes arrive after the memory latency; the rest stream at the bandwidth.
-  e.dramCycles = e.dramBytes > 0
+  e.dramCycles = e.dramBytes + rmwBytes > 0
                      ? p.dramLatencyCycles +
                            (e.dramBytes - scatteredBytes - writtenBytes) / bytesPerCycle +
                            writtenBytes / writePerCycle +
-                           (scatteredBytes > 0 ? scatteredBytes / scatteredPerCycle : 0)
+                           (scatteredBytes > 0 ? scatteredBytes / scatteredPerCycle : 0) +
+                           rmwCycles
                      : 0;
   e.l2Cycles = std::max(l2Bytes / (p.l2BandwidthGBs / cyclesPerNs), l2RequestCycles);
 
   // Latency: one warp's dependent chain, once per wave of resident blocks. A load waits for
   // L1, L2 or DRAM in the proportions the reuse figures give.
   double toDram = l2Bytes > 0 ? std::clamp(e.dramBytes / l2Bytes, 0.0, 1.0) : 1.0;
+  e.dramBytes += rmwBytes; // reported with the rest; loads wait as before
   // A load that spans several lines returns after its last line's tag lookup.
   double linesPerLoad = loadWarps > 0 ? loadLines / loadWarps : 1;
   double loadLatency =

@@ -458,3 +458,35 @@ TEST(Timing, ScatteredLinesAreThoseOfWarpAccessesSpreadOverDramPages) {
   EXPECT_EQ(scatteredLines(column4, lines(column4)), 4u);
   EXPECT_EQ(scatteredLines(straddle, lines(straddle)), 0u); // two lines across a page edge
 }
+
+// Stores of 4 bytes each to sectors of their own (a permuting scatter) over a footprint L2
+// cannot hold: DRAM reads and writes back a granule per store that finds its sector evicted,
+// at the scattered rate. The same stores writing whole sectors (the sampled blocks' traces
+// say which) cost no such traffic.
+TEST(Timing, PartialSectorStoresBeyondL2CostAReadModifyWriteEach) {
+  DeviceProfile p = profile("h200");
+  p.l2CacheSize = 1 << 20; // 1 MB against the 4 MB written below
+  auto estimate = [&](uint64_t partialSectors) {
+    Fixture f(4096); // 2^20 threads
+    uint64_t threads = uint64_t(1) << 20, warps = threads / 32;
+    f.counters->sites.resize(1);
+    SiteStats &store = f.counters->sites[0];
+    store.info = 4 | musa::sim::abi::AccessStore;
+    store.globalExecs = threads, store.globalWarps = warps, store.globalLanes = threads;
+    store.sectors = store.lines = store.scatteredLines = warps * 32;
+    for (uint64_t t = 0; t < threads; ++t)
+      f.counters->touch(uintptr_t(f.memory.data()) + t * 4, 4, true);
+    f.counters->sampledStoreSectors = 256;
+    f.counters->sampledPartialStoreSectors = partialSectors;
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  KernelEstimate whole = estimate(0), partial = estimate(256), half = estimate(128);
+  // 2^20 sector stores, three quarters of them evicted (4 MB over 1 MB), two 64-byte
+  // granules each.
+  const double rmw = double(1 << 20) * 0.75 * 2 * 64;
+  EXPECT_NEAR(partial.dramBytes - whole.dramBytes, rmw, rmw * 0.01);
+  EXPECT_NEAR(half.dramBytes - whole.dramBytes, rmw / 2, rmw * 0.01);
+  const double cyclesPerNs = p.clockRateKHz / 1e6;
+  EXPECT_NEAR(partial.dramCycles - whole.dramCycles,
+              rmw / (p.memoryBandwidthGBs * p.dramScatteredEfficiency / cyclesPerNs), 1);
+}

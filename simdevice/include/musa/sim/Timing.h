@@ -195,6 +195,8 @@ public:
   /// Sampled blocks: distinct global sectors and sector accesses (coalesced per warp) of
   /// their first accesses, for reuse in the multiprocessor's L1.
   uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0, sampledTracedBlocks = 0;
+  /// Sampled blocks: sectors their stores wrote, and those written only in part.
+  uint64_t sampledStoreSectors = 0, sampledPartialStoreSectors = 0;
   std::vector<SiteStats> sites;
   struct FootprintSectors {
     /// Distinct sectors read plus distinct sectors written (each crosses the DRAM bus once).
@@ -288,6 +290,9 @@ struct BlockCounters {
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   double warpChain = 0, threadChain = 0; // sampling: dependent-chain steps (abi::ChainColumn)
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
+  // Sampling: the global sectors the block's fully traced store sites wrote, and those of
+  // them it wrote only in part (measurePartialStores).
+  uint64_t storeSectors = 0, partialStoreSectors = 0;
   uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
   static constexpr unsigned Samples = abi::SampledInstances;
   static constexpr size_t TraceLimit = 1 << 17;
@@ -335,6 +340,7 @@ private:
   void markPending(SiteStats &site, bool write);
   void countDivergence();
   void measureReuse();
+  void measurePartialStores();
   const uint32_t *table_ = nullptr;
   const uint32_t *siteInfo_ = nullptr, *siteBlocks_ = nullptr;
   uint32_t siteFirst_ = 0, siteEnd_ = 0; // the kernel's sites (KernelEntry::timingFirstSite)
