@@ -168,7 +168,10 @@ static void bench_streaming() {
     std::vector<double> out(n);
     CHECK(musaMemcpy(out.data(), dy, n * 8.0, musaMemcpyDeviceToHost));
     for (int i = 0; i < n; i += 4099)
-      if (out[i] != 2.0 * x[i] + y[i]) { fail("daxpy", "n=16777216", i, out[i], 2.0 * x[i] + y[i]); break; }
+      if (out[i] != 2.0 * x[i] + y[i]) {
+        fail("daxpy", "n=16777216", i, out[i], 2.0 * x[i] + y[i]);
+        break;
+      }
     report("daxpy", "n=16777216", time_median(op));
     CHECK(musaFree(dx));
     CHECK(musaFree(dy));
@@ -188,7 +191,10 @@ static void bench_streaming() {
     std::vector<unsigned char> c(n);
     CHECK(musaMemcpy(c.data(), dc, n, musaMemcpyDeviceToHost));
     for (int i = 0; i < n; i += 999)
-      if (c[i] != (unsigned char)(a[i] + b[i])) { fail("add_u8", "n=67108864", i, c[i], a[i] + b[i]); break; }
+      if (c[i] != (unsigned char)(a[i] + b[i])) {
+        fail("add_u8", "n=67108864", i, c[i], a[i] + b[i]);
+        break;
+      }
     report("add_u8", "n=67108864", time_median(op));
     CHECK(musaFree(da));
     CHECK(musaFree(db));
@@ -257,7 +263,10 @@ static void bench_gather_scatter() {
   std::vector<float> out(n);
   CHECK(musaMemcpy(out.data(), dout, n * 4, musaMemcpyDeviceToHost));
   for (int i = 0; i < n; i += 1001)
-    if (out[i] != in[idx[i]]) { fail("gather_idx", "n=4194304,m=16777216", i, out[i], in[idx[i]]); break; }
+    if (out[i] != in[idx[i]]) {
+      fail("gather_idx", "n=4194304,m=16777216", i, out[i], in[idx[i]]);
+      break;
+    }
   report("gather_idx", "n=4194304,m=16777216", time_median(gather));
   // An odd multiplier permutes 0..m-1: each warp's 32 stores land 4 KB-odd apart.
   const int mul = 1025;
@@ -407,7 +416,10 @@ static void bench_matmul_reg() {
     int c = (r * 7) % n;
     double want = 0;
     for (int k = 0; k < n; ++k) want += double(A[size_t(r) * n + k]) * B[size_t(k) * n + c];
-    if (C[size_t(r) * n + c] != float(want)) { fail("matmul_reg4x4", "n=1024", r, C[size_t(r) * n + c], want); break; }
+    if (C[size_t(r) * n + c] != float(want)) {
+      fail("matmul_reg4x4", "n=1024", r, C[size_t(r) * n + c], want);
+      break;
+    }
   }
   report("matmul_reg4x4", "n=1024", time_median(op));
   CHECK(musaFree(dA));
@@ -420,7 +432,8 @@ __global__ void cg_reduce(const float *in, float *out, int n) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
   float v = 0.f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) v += in[i];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    v += in[i];
   for (int o = tile.size() / 2; o > 0; o /= 2) v += tile.shfl_down(v, o);
   if (tile.thread_rank() == 0) atomicAdd(out, v);
 }
@@ -499,7 +512,11 @@ static void bench_warp_level() {
     int acc = 0;
     for (int l = 0; l < 32; ++l) {
       acc += xi[w * 32 + l];
-      if (s[w * 32 + l] != acc) { fail("warp_scan", "n=16777216", w * 32 + l, s[w * 32 + l], acc); w = n; break; }
+      if (s[w * 32 + l] != acc) {
+        fail("warp_scan", "n=16777216", w * 32 + l, s[w * 32 + l], acc);
+        w = n;
+        break;
+      }
     }
   }
   report("warp_scan", "n=16777216", time_median(scan));
@@ -559,7 +576,10 @@ static void bench_transpose_f64() {
   CHECK(musaMemcpy(o.data(), dout, nn * 8, musaMemcpyDeviceToHost));
   for (size_t i = 0; i < nn; i += 10007) {
     size_t r = i / n, c = i % n;
-    if (o[c * n + r] != h[i]) { fail("transpose_f64", "n=4096", long(i), o[c * n + r], h[i]); break; }
+    if (o[c * n + r] != h[i]) {
+      fail("transpose_f64", "n=4096", long(i), o[c * n + r], h[i]);
+      break;
+    }
   }
   report("transpose_f64", "n=4096", time_median(op));
   CHECK(musaFree(din));
@@ -667,7 +687,8 @@ static void bench_small_pinned_copies() {
   warm(op);
   for (size_t i = 0; i < bytes; i += 61)
     if (static_cast<unsigned char *>(host)[i] != (unsigned char)i) {
-      fail("pinned_pingpong", "bytes=4096,copies=100", long(i), static_cast<unsigned char *>(host)[i], double((unsigned char)i));
+      fail("pinned_pingpong", "bytes=4096,copies=100", long(i),
+           static_cast<unsigned char *>(host)[i], double((unsigned char)i));
       break;
     }
   report("pinned_pingpong", "bytes=4096,copies=100", time_median(op));
