@@ -39,9 +39,9 @@ void vectorizeAdjacentAccesses(Module &M) {
 std::string lowerDeviceModule(Module &M, const std::string &triple,
                               const std::string &dataLayout, bool instrument,
                               bool memcheck) {
-  // The passes use no analyses, so they run directly rather than through a pass manager
-  // (which would need the whole analysis registry for nothing).
   vectorizeAdjacentAccesses(M);
+  // Our passes use no analyses, so they run directly rather than through a pass manager
+  // (which would need the whole analysis registry for nothing).
   ModuleAnalysisManager MAM;
   RetargetToHostPass{{}, triple, dataLayout}.run(M, MAM);
   LowerInlineAsmPass().run(M, MAM);

@@ -14,16 +14,6 @@ using namespace llvm;
 
 namespace musa::jit {
 
-/// How many iterations of each block's loop have their loads in flight at once: GPU compilers
-/// unroll small innermost loops (nvcc by four), so the loads of consecutive iterations issue
-/// together, unless an address depends on a load of the loop (a pointer chase, a gather
-/// through an index array) or the loop stores to memory (a later iteration's loads cannot move
-/// above a store they may alias: a grid-stride `y[i] += x[i]` runs one iteration at a time on
-/// the H200). Those, and blocks outside innermost loops: 1. A loop the program asked not to
-/// unroll (`#pragma unroll 1`) keeps one iteration in flight, one with `#pragma unroll N` N
-/// (the H200 runs a `#pragma unroll 1` grid-stride sum at one load per warp in flight:
-/// timing_workloads.mu's sum_stride1), and so does a loop stepping by a run-time amount
-/// (stepsByRuntimeAmount).
 /// Whether a loop's trip is counted by an induction variable that steps by a run-time amount
 /// (`i += blockDim.x`, `i += gridDim.x * blockDim.x`): the exit test compares a header phi,
 /// or the phi's next value, whose step from the latch is not a constant. nvcc does not unroll
@@ -74,6 +64,16 @@ bool stepsByRuntimeAmount(const Loop *L) {
   return false;
 }
 
+/// How many iterations of each block's loop have their loads in flight at once: GPU compilers
+/// unroll small innermost loops (nvcc by four), so the loads of consecutive iterations issue
+/// together, unless an address depends on a load of the loop (a pointer chase, a gather
+/// through an index array) or the loop stores to memory (a later iteration's loads cannot move
+/// above a store they may alias: a grid-stride `y[i] += x[i]` runs one iteration at a time on
+/// the H200). Those, and blocks outside innermost loops: 1. A loop the program asked not to
+/// unroll (`#pragma unroll 1`) keeps one iteration in flight, one with `#pragma unroll N` N
+/// (the H200 runs a `#pragma unroll 1` grid-stride sum at one load per warp in flight:
+/// timing_workloads.mu's sum_stride1), and so does a loop stepping by a run-time amount
+/// (stepsByRuntimeAmount).
 DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
   constexpr unsigned DefaultUnroll = 4;
   DenseMap<const BasicBlock *, unsigned> overlap;

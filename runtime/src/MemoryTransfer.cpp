@@ -55,14 +55,15 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
 /// Places a finished copy or memset of `bytes` on `device`'s engines in simulated time (the
 /// running operation's timeline) and reports it.
 void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uint64_t rows = 1) {
-  if (!device || !sim::timingModelOn() || !sim::currentTimeline())
+  const sim::Timeline *timeline = sim::currentTimeline();
+  if (!device || !sim::timingModelOn() || !timeline)
     return;
   const sim::DeviceProfile &p = device->profile();
   sim::Engine engine = copy ? sim::engineFor(route) : sim::Engine::Compute;
   sim::CopyQueue queue = sim::CopyQueue::Idle;
-  if (const sim::Timeline *t = sim::currentTimeline(); t && t->queued.load())
-    queue = t->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
-                                                : sim::CopyQueue::OtherEngine;
+  if (timeline->queued.load())
+    queue = timeline->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
+                                                       : sim::CopyQueue::OtherEngine;
   double ns = copy ? sim::copyNs(p, route, bytes, rows, queue) : sim::memsetNs(p, bytes);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there
     device->l2.record(0, 0, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
