@@ -57,43 +57,63 @@ bool isMathLibraryName(StringRef name) {
 }
 
 /// One call of a math function as the GPU runs it: MUFU (special-function unit) operations,
-/// floating-point instructions and integer or branch instructions on its common path, read
-/// from sm_90 SASS at -O3 without fast math (tests/hardware/probes/math_sass.sm90.txt: sqrtf is
-/// an RSQ and two FMUL and two FFMA; expf an EX2 and six fp32; logf no MUFU at all but a
-/// polynomial of about twenty fp32). With fast math (`afn`) each is one MUFU and a multiply.
+/// floating-point instructions and integer or branch instructions on its common path, as Nsight
+/// Compute counts the warp instructions the H200 executes per call by pipe (XU, FMA, ALU and
+/// CBU; tests/hardware/probes/math_pipes.h200.txt, typical arguments 0.5-10.5, nvcc -O3
+/// without fast math): sqrtf is one XU, four FMA-pipe and four ALU or branch instructions;
+/// expf one XU, six and two; logf no XU at all but fifteen and thirteen; powf four, 43 and 35.
+/// In double the floating-point count is the fp64 pipe's. With fast math (`afn`) each is one
+/// MUFU and a multiply.
 /// `base` is the name without a leading "__" or trailing "f".
 struct MathCost {
   unsigned special, fp, integer;
 };
-MathCost mathCost(StringRef base, bool fast) {
+MathCost mathCost(StringRef base, bool fast, bool isDouble = false) {
   if (fast)
     return {1, 1, 0};
+  if (isDouble) { // fp64 pipe instructions, then the rest (math_pipes.h200.txt)
+    if (base == "sqrt")
+      return {1, 8, 8};
+    if (base == "exp" || base == "exp2" || base == "exp10")
+      return {0, 15, 11};
+    if (base == "log" || base == "log2" || base == "log10" || base == "log1p")
+      return {1, 30, 32};
+    if (base == "sin" || base == "cos")
+      return {2, 16, 13};
+    if (base == "pow")
+      return {1, 86, 60};
+    return {1, 20, 12};
+  }
   if (base == "sqrt")
-    return {1, 4, 2};
+    return {1, 4, 4};
   if (base == "rsqrt")
-    return {1, 3, 0};
+    return {1, 2, 1};
   if (base == "exp2")
-    return {1, 3, 0};
+    return {1, 2, 1};
   if (base == "exp" || base == "exp10")
-    return {1, 6, 1};
+    return {1, 6, 2};
   if (base == "expm1")
-    return {1, 10, 2};
+    return {2, 16, 10};
   if (base == "log" || base == "log2" || base == "log10" || base == "log1p")
-    return {0, 20, 6};
+    return {0, 15, 13};
   if (base == "sin" || base == "cos")
-    return {0, 20, 6};
+    return {1, 15, 12};
   if (base == "sincos")
-    return {0, 30, 8};
+    return {1, 25, 16};
   if (base == "tan")
-    return {1, 26, 8};
+    return {2, 12, 12};
   if (base == "tanh")
-    return {2, 13, 2};
-  if (base == "erf" || base == "erfc")
-    return {1, 21, 8};
+    return {2, 9, 5};
+  if (base == "erf")
+    return {1, 12, 15};
+  if (base == "erfc")
+    return {4, 34, 8};
   if (base == "pow")
-    return {1, 40, 10};
-  if (base == "atan" || base == "atan2")
-    return {1, 30, 8};
+    return {4, 43, 35};
+  if (base == "atan")
+    return {1, 11, 6};
+  if (base == "atan2")
+    return {2, 18, 19};
   return {1, 20, 5};
 }
 
@@ -124,9 +144,9 @@ void addCost(Counts &c, const MathCost &cost, Type *T) {
 
 void addMath(Counts &c, StringRef base, const CallBase &call) {
   bool fast = isa<FPMathOperator>(call) && call.hasApproxFunc();
-  addCost(c, mathCost(base, fast),
-          call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
-                                                        : call.getType());
+  Type *T = call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
+                                                          : call.getType();
+  addCost(c, mathCost(base, fast, floatClass(T) == sim::abi::ClassFp64), T);
 }
 
 /// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
@@ -233,6 +253,42 @@ HalfOps findHalfOps(Function &F) {
   return h;
 }
 
+/// Whether `V` is computed from a phi within `depth` def-use steps: a value that changes from
+/// one loop iteration to the next (a divisor that does not cannot have its reciprocal hoisted).
+bool followsPhi(const Value *V, unsigned depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false;
+  if (isa<PHINode>(I) || isa<SelectInst>(I))
+    return true;
+  if (!depth || isa<LoadInst>(I) || isa<CallBase>(I))
+    return false;
+  return any_of(I->operands(), [&](const Value *op) { return followsPhi(op, depth - 1); });
+}
+
+/// Whether an earlier 32-bit division or remainder in the block has the same divisor: the GPU
+/// compiler computes the divisor's reciprocal once for both (an unrolled loop of x / d and
+/// x % d).
+bool sharesReciprocal(const Instruction &I) {
+  for (const Instruction *J = I.getPrevNode(); J; J = J->getPrevNode())
+    if (auto *bin = dyn_cast<BinaryOperator>(J); bin && bin->getOperand(1) == I.getOperand(1))
+      switch (bin->getOpcode()) {
+      case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem:
+      case Instruction::SRem:
+        return true;
+      default:
+        break;
+      }
+  return false;
+}
+
+/// Whether the block lies on a cycle (runs once per iteration of some loop).
+bool inLoop(const BasicBlock &BB) {
+  return any_of(successors(&BB), [&](const BasicBlock *next) {
+    return isPotentiallyReachable(next, &BB);
+  });
+}
+
 /// Adds the cost of one instruction to `c` (memory accesses excepted).
 void classify(Instruction &I, Counts &c) {
   using namespace sim::abi;
@@ -300,10 +356,19 @@ void classify(Instruction &I, Counts &c) {
     return;
   }
   switch (I.getOpcode()) {
+  case Instruction::FPToSI: case Instruction::FPToUI:
+    // F2I runs on the XU pipe beside MUFU (math_pipes.h200.txt: float(int(x * 3.7f)) is an
+    // FMUL, an F2I and an I2FP).
+    if (floatClass(I.getOperand(0)->getType()) == ClassFp32) {
+      ++c[ClassSpecial];
+      return;
+    }
+    ++c[ClassFp64];
+    return;
+  case Instruction::SIToFP: case Instruction::UIToFP:
   case Instruction::FAdd: case Instruction::FSub: case Instruction::FMul:
   case Instruction::FNeg: case Instruction::FCmp: case Instruction::FPExt:
-  case Instruction::FPTrunc: case Instruction::SIToFP: case Instruction::UIToFP:
-  case Instruction::FPToSI: case Instruction::FPToUI:
+  case Instruction::FPTrunc:
     ++c[floatClass(I.getType()->isFloatingPointTy() || !I.getNumOperands()
                        ? I.getType()
                        : I.getOperand(0)->getType())];
@@ -314,14 +379,24 @@ void classify(Instruction &I, Counts &c) {
       return;
     }
     if (floatClass(I.getType()) == ClassFp64) {
-      c[ClassFp64] += 8; // Newton iterations in double
+      // Newton iterations in double from an XU reciprocal seed (math_pipes.h200.txt: eight
+      // fp64, one XU, three FMA-pipe and four ALU or branch instructions).
+      c[ClassFp64] += 8;
+      ++c[ClassSpecial];
+      c[ClassFp32] += 3;
+      c[ClassInt] += 4;
     } else if (I.hasAllowReciprocal() || I.hasApproxFunc()) {
       ++c[ClassSpecial]; // fast math: a reciprocal and a multiply
       ++c[ClassFp32];
-    } else {
-      // IEEE division (math_sass.sm90.txt): MUFU.RCP, FCHK and five FFMA, and the branch
-      // around the slow path.
+    } else if (auto *one = dyn_cast<ConstantFP>(I.getOperand(0)); one && one->isExactlyValue(1.0)) {
+      // An IEEE reciprocal: MUFU.RCP, four FMA-pipe, four ALU or branch (math_pipes.h200.txt).
       ++c[ClassSpecial];
+      c[ClassFp32] += 4;
+      c[ClassInt] += 4;
+    } else {
+      // IEEE division (math_pipes.h200.txt): MUFU.RCP and FCHK on the XU pipe, six on the FMA
+      // pipe, and the branch around the slow path.
+      c[ClassSpecial] += 2;
       c[ClassFp32] += 6;
       c[ClassInt] += 2;
     }
@@ -331,22 +406,25 @@ void classify(Instruction &I, Counts &c) {
     // No hardware integer divide. 32 bits: a reciprocal of the divisor (an SFU
     // approximation refined by integer multiplies), then a multiply-high and a correction;
     // the GPU compiler hoists the reciprocal out of a loop when the divisor does not change
-    // in it (taken here as: the divisor comes from outside the division's basic block). 64
+    // in it (taken here as: the division sits on a cycle and its divisor does not follow a
+    // phi; outside a loop, or with a divisor that changes, it pays the whole expansion). 64
     // bits: a subroutine of about 60 integer instructions. The H200 runs 16 unsigned 32-bit
     // divisions and remainders by a kernel parameter at about 5 cycles per warp iteration
     // and the 64-bit ones 7x slower (tests/hardware/probes/workload_probe.h200.txt).
-    Value *divisor = I.getOperand(1);
-    auto *def = dyn_cast<Instruction>(divisor);
-    bool invariant = !def || def->getParent() != I.getParent();
+    bool invariant = (inLoop(*I.getParent()) && !followsPhi(I.getOperand(1), 6)) ||
+                     sharesReciprocal(I);
+    bool isSigned = I.getOpcode() == Instruction::SDiv || I.getOpcode() == Instruction::SRem;
     if (I.getType()->getScalarSizeInBits() > 32) {
       c[ClassInt] += 60;
     } else if (invariant) {
-      c[ClassInt] += I.getOpcode() == Instruction::SDiv || I.getOpcode() == Instruction::SRem
-                         ? 6
-                         : 4;
+      c[ClassInt] += isSigned ? 6 : 4;
     } else {
-      ++c[ClassSpecial];
-      c[ClassInt] += 10;
+      // The reciprocal's I2F, MUFU.RCP and F2I on the XU pipe, the refinement's IMADs and the
+      // corrections' ALU instructions: 3, 5 and 9 unsigned, 3, 8 and 11 signed (Nsight Compute
+      // on the H200, math_pipes.h200.txt; a divisor that differs per lane).
+      c[ClassSpecial] += 3;
+      c[ClassIntMul] += isSigned ? 8 : 5;
+      c[ClassInt] += isSigned ? 11 : 9;
     }
     return;
   }

@@ -1,9 +1,9 @@
-; InstrumentTiming: math functions cost what their common path is in sm_90 SASS
-; (tests/hardware/probes/math_sass.sm90.txt). sqrtf: one special (MUFU.RSQ), four fp32, two
-; int; an IEEE division: one special (MUFU.RCP), six fp32 (FCHK, five FFMA), two int; rsqrtf,
-; which the headers write as 1 / sqrt(x): one special and three fp32, the square root free;
-; a fast-math (afn) expf: one special and one fp32. Totals with the final fadd: int 4,
-; fp32 15, special 4.
+; InstrumentTiming: math functions cost the warp instructions the H200 executes per call, by
+; pipe (Nsight Compute, tests/hardware/probes/math_pipes.h200.txt). sqrtf: one special (XU),
+; four fp32 (FMA pipe), four int; an IEEE division: two special (MUFU.RCP, FCHK), six fp32,
+; two int; rsqrtf, which the headers write as 1 / sqrt(x): one special, two fp32 and one int,
+; the square root free; a fast-math (afn) expf: one special and one fp32. Totals with the
+; final fadd: int 7, fp32 14, special 5.
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-instrument-timing
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -25,4 +25,4 @@ define void @math(ptr %p, float %x, float %y) {
 !nvvm.annotations = !{!0}
 !0 = !{ptr @math, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 4, i32 15, i32 0, i32 4, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 7, i32 14, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
