@@ -290,10 +290,37 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   e.dramBytes += rmwBytes; // reported with the rest; loads wait as before
   // A load that spans several lines returns after its last line's tag lookup.
   double linesPerLoad = loadWarps > 0 ? loadLines / loadWarps : 1;
+  // DRAM latency grows with the line requests outstanding device-wide: each resident warp
+  // keeps its load group of `linesPerLoad` lines in flight (the H200: 735 cycles for one chain
+  // of coalesced line loads over 1 GB, 904 with 8448 such chains, before the bandwidth
+  // saturates; tests/hardware/probes/loaded_latency.h200.txt). Past the bandwidth-delay
+  // product (the lines the bandwidth moves in one idle latency) requests queue for bandwidth:
+  // the DRAM term's share, not the latency's.
+  const double residentWarps = std::min(blocks, perSM * sms) * warpsPerBlock;
+  const double groupSize = globalLoadChains > 0 ? loadWarps / globalLoadChains : 1;
+  const double saturating = bytesPerCycle * p.dramLatencyCycles / 128;
+  const double dramLatency =
+      p.dramLatencyCycles +
+      p.dramLoadedCycles * std::min(saturating, residentWarps * groupSize * linesPerLoad);
   double loadLatency =
       (1 - reuse) * p.l1LatencyCycles +
-      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * p.dramLatencyCycles) +
+      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * dramLatency) +
       std::max(0.0, linesPerLoad - 1);
+  // A warp access whose lines scatter (a gather, a pointer chase per lane) waits for the
+  // slowest of them: for k lines it is at DRAM's latency once any line misses L2, plus the
+  // tail of k independent latencies (32 lines: 1169 cycles against 702 for one over 1 GB,
+  // 386 against 309 in L2; loaded_latency.h200.txt). Its share of the loads is the scattered
+  // lines' share.
+  if (scatteredLoadLines > 0 && loadLines > 0 && linesPerLoad > 1) {
+    double share = std::clamp(scatteredLoadLines / loadLines, 0.0, 1.0);
+    double tail = std::sqrt(std::min(31.0, linesPerLoad - 1) / 31);
+    double anyMiss = 1 - std::pow(1 - std::clamp(toDram, 0.0, 1.0), linesPerLoad);
+    double scattered =
+        (1 - reuse) * p.l1LatencyCycles +
+        reuse * ((1 - anyMiss) * (p.l2LatencyCycles + tail * p.l2TailCycles) +
+                 anyMiss * (dramLatency + tail * p.dramTailCycles));
+    loadLatency = (1 - share) * loadLatency + share * std::max(loadLatency, scattered);
+  }
   // A warp's dependent chain: each basic block it runs takes its chain steps (its longest
   // def-use path, or its instructions at one a cycle if longer), counted per thread and
   // scaled to warps as the sampled blocks measured.

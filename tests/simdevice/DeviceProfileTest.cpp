@@ -45,6 +45,7 @@ std::string shipped(const char *id) {
          "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nimad_lanes = 32\nsfu_lanes = 8\n"
          "ldst_lanes = 16\ndependent_issue_cycles = 4\ndram_latency_cycles = 400\n"
          "l1_latency_cycles = 30\nl2_latency_cycles = 200\nl1_sectors_per_cycle = 2\n"
+         "dram_loaded_cycles = 0.02\nl2_tail_cycles = 70\ndram_tail_cycles = 400\n"
          "l2_requests_per_cycle = 4\nl2_store_requests_per_cycle = 2\n"
          "l2_bandwidth_gbs = 30\ndram_efficiency = 0.8\ndram_write_efficiency = 0.7\ndram_scattered_efficiency = 0.4\ndram_access_bytes = 32\natomic_ops_per_cycle = 8\n"
          "atomic_sectors_per_cycle = 8\nsame_address_atomic_cycles = 4\natomic_sector_cycles = 1\natomic_unit_bytes = 512\ncas_try_cycles = 1\ncas_round_cycles = 1000\ncas_line_cycles = 5\nbarrier_cycles = 20\nterm_overlap = 0.1\nblock_launch_cycles = 160\nwarp_launch_cycles = 6\n"

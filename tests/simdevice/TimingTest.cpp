@@ -490,3 +490,35 @@ TEST(Timing, PartialSectorStoresBeyondL2CostAReadModifyWriteEach) {
   EXPECT_NEAR(partial.dramCycles - whole.dramCycles,
               rmw / (p.memoryBandwidthGBs * p.dramScatteredEfficiency / cyclesPerNs), 1);
 }
+
+TEST(Timing, ScatteredWarpLoadsWaitForTheirSlowestLineUnderLoad) {
+  DeviceProfile p = profile("h200");
+  p.l2CacheSize = 64 << 10; // every line from DRAM
+  auto estimate = [&](uint32_t blocks, bool scattered, double loaded) {
+    p.dramLoadedCycles = loaded;
+    Fixture f(blocks);
+    uint64_t threads = uint64_t(blocks) * 256, warps = threads / 32;
+    f.counters->sites.resize(1);
+    SiteStats &load = f.counters->sites[0];
+    load.info = 4 | (1u << musa::sim::abi::AccessGroupShift);
+    load.globalExecs = threads, load.globalWarps = warps, load.globalLanes = threads;
+    load.sectors = load.lines = warps * 32; // each warp access spans 32 lines
+    load.scatteredLines = scattered ? warps * 32 : 0;
+    for (uint64_t t = 0; t < threads; ++t)
+      f.counters->touch(uintptr_t(f.memory.data()) + (t * 128) % (1 << 22), 4, false);
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  // 4096 blocks of 8 warps, 8 blocks a multiprocessor: four waves of one load per warp. A
+  // scattered access waits for DRAM plus the tail of 32 latencies, not one cycle a line.
+  KernelEstimate plain = estimate(4096, false, 0), scattered = estimate(4096, true, 0);
+  EXPECT_NEAR(scattered.latencyCycles - plain.latencyCycles, 4 * (p.dramTailCycles - 31), 2);
+  // Under load DRAM latency grows by dram_loaded_cycles a request in flight, up to the
+  // bandwidth-delay product (2291 bytes a cycle over 660 cycles: 11813 lines).
+  const double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / (p.clockRateKHz / 1e6);
+  const double product = bytesPerCycle * p.dramLatencyCycles / 128;
+  KernelEstimate loaded = estimate(4096, false, 0.02);
+  EXPECT_NEAR(loaded.latencyCycles - plain.latencyCycles, 4 * 0.02 * product, 2);
+  // One block: 8 warps of 32 lines in flight.
+  KernelEstimate alone = estimate(1, false, 0), alonePlus = estimate(1, false, 0.02);
+  EXPECT_NEAR(alonePlus.latencyCycles - alone.latencyCycles, 0.02 * 256, 0.5);
+}

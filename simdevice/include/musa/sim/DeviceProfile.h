@@ -57,6 +57,11 @@ struct DeviceProfile {
   double dependentIssueCycles = 0; // cycles between dependent instructions of one warp
   double dramLatencyCycles = 0;
   double l1LatencyCycles = 0, l2LatencyCycles = 0;
+  /// DRAM latency under load: cycles added per line request outstanding device-wide.
+  double dramLoadedCycles = 0;
+  /// A warp access whose 32 lines scatter waits for its slowest line: the cycles that adds to
+  /// the L2 and to the DRAM latency (fewer lines k: in proportion to sqrt((k - 1) / 31)).
+  double l2TailCycles = 0, dramTailCycles = 0;
   double l1SectorsPerCycle = 0;    // per multiprocessor
   double l2RequestsPerCycle = 0;   // device-wide, one request per 128-byte line (loads)
   double l2StoreRequestsPerCycle = 0; // and for stores
