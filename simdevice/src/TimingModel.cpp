@@ -329,8 +329,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double chainPerWarp = k.chainThreads * chainRatio / (blocks * warpsPerBlock);
   double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
   double barriersPerWarp = barriers / (blocks * warpsPerBlock);
-  e.latencyCycles = waves * (chainPerWarp * p.dependentIssueCycles +
-                             loadsPerWarp * loadLatency);
+  const double memoryWaitCycles = waves * loadsPerWarp * loadLatency;
+  e.latencyCycles = waves * chainPerWarp * p.dependentIssueCycles + memoryWaitCycles;
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 
   // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2
@@ -383,8 +383,17 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     if (t.cycles > top->cycles)
       top = &t;
   }
-  // The largest term bounds the kernel; the others overlap with it only partly.
+  // The largest term bounds the kernel; the others overlap with it only partly. A scheduler
+  // hides a warp's waits for memory behind other warps' issue, never behind the warp's own
+  // (it issues in order and stops at the first use of a load): with w warps a scheduler, 1 / w
+  // of the memory waits stays exposed when compute bounds the kernel (gemv with a thread per
+  // row: four warps an SM missing together every eighth iteration).
   e.cycles = top->cycles + p.termOverlap * (sum - top->cycles);
+  const double warpsPerScheduler =
+      residentBlocks * warpsPerBlock / std::max(1, p.issueWidth);
+  const double exposed = 1 / std::max(1.0, warpsPerScheduler);
+  if (exposed > p.termOverlap && top == &terms[0])
+    e.cycles += (exposed - p.termOverlap) * memoryWaitCycles;
   e.limiter = top->name;
   e.ns = p.kernelLaunchUs * 1000 + e.cycles / cyclesPerNs;
   return e;

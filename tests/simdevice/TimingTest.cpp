@@ -522,3 +522,29 @@ TEST(Timing, ScatteredWarpLoadsWaitForTheirSlowestLineUnderLoad) {
   KernelEstimate alone = estimate(1, false, 0), alonePlus = estimate(1, false, 0.02);
   EXPECT_NEAR(alonePlus.latencyCycles - alone.latencyCycles, 0.02 * 256, 0.5);
 }
+
+TEST(Timing, FewWarpsASchedulerCannotHideTheirMemoryWaits) {
+  DeviceProfile p = profile("h200");
+  // 132 blocks of 8 warps: one block an SM, two warps a scheduler. Compute bounds the kernel;
+  // half of the warps' memory waits stay exposed (one of two warps has nothing to issue while
+  // the other waits), not term_overlap's share.
+  Fixture f(132);
+  uint64_t threads = 132 * 256;
+  f.counters->classes[musa::sim::abi::ClassFp32] = threads * 20000;
+  f.counters->sites.resize(1);
+  SiteStats &load = f.counters->sites[0];
+  load.info = 4 | (1u << musa::sim::abi::AccessGroupShift);
+  load.globalExecs = threads * 64, load.globalWarps = threads / 32 * 64;
+  load.globalLanes = threads * 64, load.sectors = load.globalWarps * 4;
+  load.lines = load.globalWarps;
+  for (uint64_t t = 0; t < threads; ++t)
+    f.counters->touch(uintptr_t(f.memory.data()) + t * 4, 4, false);
+  KernelEstimate e = estimateKernel(p, f.launch, *f.counters);
+  ASSERT_GT(e.computeCycles, e.latencyCycles);
+  double others = e.sharedCycles + e.dramCycles + e.l2Cycles + e.latencyCycles +
+                  e.barrierCycles + e.atomicCycles + e.dispatchCycles;
+  // No dependent chain counted: the latency term is the memory waits alone.
+  EXPECT_NEAR(e.cycles,
+              e.computeCycles + p.termOverlap * others + (0.5 - p.termOverlap) * e.latencyCycles,
+              1);
+}
