@@ -15,6 +15,7 @@
 // in simdevice/TIMING.md says what each class holds.
 #include "Accesses.h"
 #include "LoopOverlap.h"
+#include "MathCosts.h"
 #include "musa/jit/DeviceLowering.h"
 
 #include "musa/sim/KernelAbi.h"
@@ -54,67 +55,6 @@ bool isMathLibraryName(StringRef name) {
     if (name == n)
       return true;
   return false;
-}
-
-/// One call of a math function as the GPU runs it: MUFU (special-function unit) operations,
-/// floating-point instructions and integer or branch instructions on its common path, as Nsight
-/// Compute counts the warp instructions the H200 executes per call by pipe (XU, FMA, ALU and
-/// CBU; tests/hardware/probes/math_pipes.h200.txt, typical arguments 0.5-10.5, nvcc -O3
-/// without fast math): sqrtf is one XU, four FMA-pipe and four ALU or branch instructions;
-/// expf one XU, six and two; logf no XU at all but fifteen and thirteen; powf four, 43 and 35.
-/// In double the floating-point count is the fp64 pipe's. With fast math (`afn`) each is one
-/// MUFU and a multiply.
-/// `base` is the name without a leading "__" or trailing "f".
-struct MathCost {
-  unsigned special, fp, integer;
-};
-MathCost mathCost(StringRef base, bool fast, bool isDouble = false) {
-  if (fast)
-    return {1, 1, 0};
-  if (isDouble) { // fp64 pipe instructions, then the rest (math_pipes.h200.txt)
-    if (base == "sqrt")
-      return {1, 8, 8};
-    if (base == "exp" || base == "exp2" || base == "exp10")
-      return {0, 15, 11};
-    if (base == "log" || base == "log2" || base == "log10" || base == "log1p")
-      return {1, 30, 32};
-    if (base == "sin" || base == "cos")
-      return {2, 16, 13};
-    if (base == "pow")
-      return {1, 86, 60};
-    return {1, 20, 12};
-  }
-  if (base == "sqrt")
-    return {1, 4, 4};
-  if (base == "rsqrt")
-    return {1, 2, 1};
-  if (base == "exp2")
-    return {1, 2, 1};
-  if (base == "exp" || base == "exp10")
-    return {1, 6, 2};
-  if (base == "expm1")
-    return {2, 16, 10};
-  if (base == "log" || base == "log2" || base == "log10" || base == "log1p")
-    return {0, 15, 13};
-  if (base == "sin" || base == "cos")
-    return {1, 15, 12};
-  if (base == "sincos")
-    return {1, 25, 16};
-  if (base == "tan")
-    return {2, 12, 12};
-  if (base == "tanh")
-    return {2, 9, 5};
-  if (base == "erf")
-    return {1, 12, 15};
-  if (base == "erfc")
-    return {4, 34, 8};
-  if (base == "pow")
-    return {4, 43, 35};
-  if (base == "atan")
-    return {1, 11, 6};
-  if (base == "atan2")
-    return {2, 18, 19};
-  return {1, 20, 5};
 }
 
 unsigned floatClass(Type *T) {
