@@ -109,6 +109,7 @@
 #define musaStream_t cudaStream_t
 #define musaStreamCreate cudaStreamCreate
 #define musaStreamDestroy cudaStreamDestroy
+#define musaStreamWaitEvent cudaStreamWaitEvent
 #define musaMallocHost cudaMallocHost
 #define musaFreeHost cudaFreeHost
 #define musaMemset cudaMemset
