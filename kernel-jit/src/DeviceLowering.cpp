@@ -1,6 +1,7 @@
 // The ordered lowering pipeline (see DeviceLowering.h for why this order).
 #include "musa/jit/DeviceLowering.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -34,11 +35,54 @@ void vectorizeAdjacentAccesses(Module &M) {
   MPM.addPass(createModuleToFunctionPassAdaptor(LoadStoreVectorizerPass()));
   MPM.run(M, MAM);
 }
+
+/// The headers' fast intrinsics (__sinf, __expf, __powf, __fdividef, ...) call
+/// `__musa_sim_fast_<libm name>`: each call becomes that libm function, or for __fdividef a
+/// division, with the approximate-function flag (and for the division the reciprocal one).
+/// The host computes the accurate result; InstrumentTiming counts what the GPU runs for the
+/// fast form (one or a few MUFU operations and multiplies, math_pipes.h200.txt), as it does
+/// for any call so flagged (--use_fast_math).
+void lowerFastIntrinsics(Module &M) {
+  const StringRef prefix = "__musa_sim_fast_";
+  for (Function &F : make_early_inc_range(M)) {
+    StringRef name = F.getName();
+    if (!F.isDeclaration() || !name.consume_front(prefix))
+      continue;
+    FunctionCallee libm;
+    if (name != "fdividef") {
+      libm = M.getOrInsertFunction(name, F.getFunctionType());
+      if (auto *target = dyn_cast<Function>(libm.getCallee())) {
+        target->setDoesNotAccessMemory();
+        target->setDoesNotThrow();
+        target->setWillReturn();
+      }
+    }
+    for (User *U : make_early_inc_range(F.users())) {
+      auto *call = dyn_cast<CallInst>(U);
+      if (!call || call->getCalledFunction() != &F)
+        continue;
+      IRBuilder<> B(call);
+      FastMathFlags flags;
+      flags.setApproxFunc();
+      flags.setAllowReciprocal();
+      B.setFastMathFlags(flags);
+      SmallVector<Value *, 2> args(call->args());
+      Value *v = name == "fdividef" ? B.CreateFDiv(args[0], args[1])
+                                    : B.CreateCall(libm, args);
+      v->takeName(call);
+      call->replaceAllUsesWith(v);
+      call->eraseFromParent();
+    }
+    if (F.use_empty())
+      F.eraseFromParent();
+  }
+}
 } // namespace
 
 std::string lowerDeviceModule(Module &M, const std::string &triple,
                               const std::string &dataLayout, bool instrument,
                               bool memcheck) {
+  lowerFastIntrinsics(M);
   vectorizeAdjacentAccesses(M);
   // Our passes use no analyses, so they run directly rather than through a pass manager
   // (which would need the whole analysis registry for nothing).

@@ -82,11 +82,37 @@ void addCost(Counts &c, const MathCost &cost, Type *T) {
   c[sim::abi::ClassInt] += cost.integer;
 }
 
+/// An accurate cosine whose argument an accurate sine in the same basic block also takes:
+/// GPU compilers compute the two as one sincos (math_pipes.h200.txt: sinf(x) * cosf(x) is one
+/// XU, 26 FMA-pipe and 20 ALU or branch instructions, a sine alone 1, 15 and 12).
+bool cosineBesideSine(StringRef base, const CallBase &call, bool fast) {
+  if (fast || base != "cos" || !call.arg_size())
+    return false;
+  for (const User *U : call.getArgOperand(0)->users()) {
+    const auto *other = dyn_cast<CallBase>(U);
+    const Function *F = other ? other->getCalledFunction() : nullptr;
+    if (!F || other == &call || other->getParent() != call.getParent() ||
+        (isa<FPMathOperator>(other) && other->hasApproxFunc()))
+      continue;
+    StringRef name = F->getName();
+    if (name.starts_with("llvm.sin.") || name == "sinf" || name == "sin")
+      return true;
+  }
+  return false;
+}
+
 void addMath(Counts &c, StringRef base, const CallBase &call) {
   bool fast = isa<FPMathOperator>(call) && call.hasApproxFunc();
   Type *T = call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
                                                           : call.getType();
-  addCost(c, mathCost(base, fast, floatClass(T) == sim::abi::ClassFp64), T);
+  bool isDouble = floatClass(T) == sim::abi::ClassFp64;
+  if (!isDouble && cosineBesideSine(base, call, fast)) {
+    // The sine pays its own cost; the cosine what sincos adds to it.
+    MathCost both = mathCost("sincos", false), sine = mathCost("sin", false);
+    addCost(c, {both.special - sine.special, both.fp - sine.fp, both.integer - sine.integer}, T);
+    return;
+  }
+  addCost(c, mathCost(base, fast, isDouble), T);
 }
 
 /// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
@@ -326,8 +352,11 @@ void classify(Instruction &I, Counts &c) {
       c[ClassFp32] += 3;
       c[ClassInt] += 4;
     } else if (I.hasAllowReciprocal() || I.hasApproxFunc()) {
-      ++c[ClassSpecial]; // fast math: a reciprocal and a multiply
-      ++c[ClassFp32];
+      // Fast division (__fdividef, --use_fast_math): MUFU.RCP, four FMA-pipe and one ALU
+      // instruction (math_pipes.h200.txt).
+      ++c[ClassSpecial];
+      c[ClassFp32] += 4;
+      ++c[ClassInt];
     } else if (auto *one = dyn_cast<ConstantFP>(I.getOperand(0)); one && one->isExactlyValue(1.0)) {
       // An IEEE reciprocal: MUFU.RCP, four FMA-pipe, four ALU or branch (math_pipes.h200.txt).
       ++c[ClassSpecial];

@@ -7,8 +7,17 @@ using llvm::StringRef;
 namespace musa::jit {
 
 MathCost mathCost(StringRef base, bool fast, bool isDouble) {
-  if (fast)
+  if (fast) { // the fast intrinsics (__sinf, __expf, ...; math_pipes.h200.txt)
+    if (base == "sin" || base == "cos")
+      return {1, 1, 0};
+    if (base == "tan") // sine, cosine and a fast division
+      return {3, 4, 1};
+    if (base == "pow") // lg2, a multiply, ex2
+      return {2, 6, 2};
+    if (base == "exp" || base == "exp10" || base == "log" || base == "log2" || base == "log10")
+      return {1, 3, 1};
     return {1, 1, 0};
+  }
   if (isDouble) { // fp64 pipe instructions, then the rest (math_pipes.h200.txt)
     if (base == "sqrt")
       return {1, 8, 8};
@@ -36,8 +45,8 @@ MathCost mathCost(StringRef base, bool fast, bool isDouble) {
     return {0, 15, 13};
   if (base == "sin" || base == "cos")
     return {1, 15, 12};
-  if (base == "sincos")
-    return {1, 25, 16};
+  if (base == "sincos") // sine and cosine of one argument (nvcc shares the reduction)
+    return {1, 25, 20};
   if (base == "tan")
     return {2, 12, 12};
   if (base == "tanh")

@@ -388,19 +388,29 @@ __MUSA_DEV int __signbitf(float x) { return __builtin_signbit(x); }
 __MUSA_DEV int __signbit(double x) { return __builtin_signbit(x); }
 
 /* ---- fast and rounding-mode intrinsics ------------------------------------------------- */
-/* The fast forms compute the accurate result (a superset of the hardware's guarantee). The
- * _rz/_ru/_rd forms compute round-to-nearest: directed rounding is not modelled. */
-__MUSA_DEV float __expf(float x) { return __builtin_expf(x); }
-__MUSA_DEV float __exp10f(float x) { return __builtin_exp10f(x); }
-__MUSA_DEV float __logf(float x) { return __builtin_logf(x); }
-__MUSA_DEV float __log2f(float x) { return __builtin_log2f(x); }
-__MUSA_DEV float __log10f(float x) { return __builtin_log10f(x); }
-__MUSA_DEV float __sinf(float x) { return __builtin_sinf(x); }
-__MUSA_DEV float __cosf(float x) { return __builtin_cosf(x); }
-__MUSA_DEV float __tanf(float x) { return __builtin_tanf(x); }
-__MUSA_DEV void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
-__MUSA_DEV float __powf(float x, float y) { return __builtin_powf(x, y); }
-__MUSA_DEV float __fdividef(float x, float y) { return x / y; }
+/* The fast forms compute the accurate result (a superset of the hardware's guarantee), but
+ * the timing model must count what the GPU runs for them: one MUFU operation and a few
+ * multiplies, not the accurate function's polynomial. So they call __musa_sim_fast_<name>,
+ * which kernel-jit's lowering turns into the libm function (or division) carrying the
+ * approximate-function flag (DeviceLowering.cpp). The _rz/_ru/_rd forms compute
+ * round-to-nearest: directed rounding is not modelled. */
+#define __MUSA_FAST1(fn)                                                                     \
+  extern "C" __device__ __attribute__((const)) float __musa_sim_fast_##fn##f(float);        \
+  __MUSA_DEV float __##fn##f(float x) { return __musa_sim_fast_##fn##f(x); }
+__MUSA_FAST1(exp)
+__MUSA_FAST1(exp10)
+__MUSA_FAST1(log)
+__MUSA_FAST1(log2)
+__MUSA_FAST1(log10)
+__MUSA_FAST1(sin)
+__MUSA_FAST1(cos)
+__MUSA_FAST1(tan)
+#undef __MUSA_FAST1
+extern "C" __device__ __attribute__((const)) float __musa_sim_fast_powf(float, float);
+extern "C" __device__ __attribute__((const)) float __musa_sim_fast_fdividef(float, float);
+__MUSA_DEV void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }
+__MUSA_DEV float __powf(float x, float y) { return __musa_sim_fast_powf(x, y); }
+__MUSA_DEV float __fdividef(float x, float y) { return __musa_sim_fast_fdividef(x, y); }
 __MUSA_DEV float __frcp_rn(float x) { return 1.0f / x; }
 __MUSA_DEV float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
 __MUSA_DEV float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }

@@ -146,6 +146,38 @@ TEST(Lowering, FactsRecordsMatchTheStructsTheJitReads) {
   }
 }
 
+TEST(Lowering, FastIntrinsicsBecomeApproximateLibmCallsAndDivisions) {
+  LLVMContext C;
+  auto M = parse(C, R"IR(
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr %p, float %x, float %y) {
+  %s = call float @__musa_sim_fast_sinf(float %x)
+  %q = call float @__musa_sim_fast_fdividef(float %s, float %y)
+  store float %q, ptr %p
+  ret void
+}
+declare float @__musa_sim_fast_sinf(float) #0
+declare float @__musa_sim_fast_fdividef(float, float) #0
+attributes #0 = { memory(none) nounwind }
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+)IR");
+  ASSERT_EQ(lowerDeviceModule(*M, HostTriple, HostLayout), "");
+  EXPECT_EQ(M->getFunction("__musa_sim_fast_sinf"), nullptr);
+  EXPECT_EQ(M->getFunction("__musa_sim_fast_fdividef"), nullptr);
+  bool sine = false, division = false;
+  for (Function &F : *M)
+    for (Instruction &I : instructions(F)) {
+      if (auto *call = dyn_cast<CallInst>(&I); call && call->getCalledFunction() &&
+                                                call->getCalledFunction()->getName() == "sinf")
+        sine = call->hasApproxFunc() && call->getCalledFunction()->doesNotAccessMemory();
+      if (I.getOpcode() == Instruction::FDiv)
+        division = I.hasApproxFunc() && I.hasAllowReciprocal();
+    }
+  EXPECT_TRUE(sine);
+  EXPECT_TRUE(division);
+}
+
 TEST(Lowering, UnsupportedIntrinsicIsNamed) {
   LLVMContext C;
   auto M = parse(C, R"IR(

@@ -43,6 +43,16 @@ K(atan, atanf(x))
 K(atan2, atan2f(x, y))
 K(f2i, float(int(x * 3.7f)))
 K(i2f, float(__float_as_int(x) >> 9))
+// Fast intrinsics, and sine and cosine of one argument (nvcc computes them as one sincos).
+K(sin_fast, __sinf(x))
+K(cos_fast, __cosf(x))
+K(tan_fast, __tanf(x))
+K(log_fast, __logf(x))
+K(pow_fast, __powf(x, y))
+K(exp10_fast, __exp10f(x))
+K(fdivide_fast, __fdividef(x, y))
+K(sincos, sinf(x) * cosf(x))
+K(sincos_fast, __sinf(x) * __cosf(x))
 
 #define KI(name, expr)                                                                       \
   __global__ void k_##name(const unsigned *in, const unsigned *in2, unsigned *out,           \
@@ -118,7 +128,8 @@ int main() {
   void (*fk[])(const float *, const float *, float *) = {
       k_copy, k_fdiv, k_rcp, k_sqrt, k_rsqrt, k_exp, k_exp2, k_exp10, k_expm1,
       k_exp_fast, k_log, k_log2, k_log10, k_log1p, k_sin, k_cos, k_tan, k_pow,
-      k_tanh, k_erf, k_erfc, k_atan, k_atan2, k_f2i, k_i2f};
+      k_tanh, k_erf, k_erfc, k_atan, k_atan2, k_f2i, k_i2f, k_sin_fast, k_cos_fast,
+      k_tan_fast, k_log_fast, k_pow_fast, k_exp10_fast, k_fdivide_fast, k_sincos, k_sincos_fast};
   for (auto k : fk) k<<<blocks, threads>>>(f, f2, fo);
   void (*ik[])(const unsigned *, const unsigned *, unsigned *, unsigned) = {
       k_icopy, k_urem_var, k_udiv_var, k_srem_var, k_sdiv_var, k_urem_param, k_udiv_param};

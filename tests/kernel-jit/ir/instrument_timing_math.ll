@@ -2,8 +2,8 @@
 ; pipe (Nsight Compute, tests/hardware/probes/math_pipes.h200.txt). sqrtf: one special (XU),
 ; four fp32 (FMA pipe), four int; an IEEE division: two special (MUFU.RCP, FCHK), six fp32,
 ; two int; rsqrtf, which the headers write as 1 / sqrt(x): one special, two fp32 and one int,
-; the square root free; a fast-math (afn) expf: one special and one fp32. Totals with the
-; final fadd: int 7, fp32 14, special 5.
+; the square root free; a fast-math (afn) expf, as __expf: one special, three fp32 and one
+; int. Totals with the final fadd: int 8, fp32 16, special 5.
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-instrument-timing
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -25,4 +25,4 @@ define void @math(ptr %p, float %x, float %y) {
 !nvvm.annotations = !{!0}
 !0 = !{ptr @math, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 7, i32 14, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 8, i32 16, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]

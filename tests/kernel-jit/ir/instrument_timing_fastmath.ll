@@ -1,0 +1,30 @@
+; InstrumentTiming: fast intrinsics and sine-cosine pairs cost what the H200 executes for them
+; (tests/hardware/probes/math_pipes.h200.txt). An afn sine (__sinf): one special, one fp32;
+; a fast division (__fdividef: arcp afn): one special, four fp32, one int; an accurate sine:
+; 1, 15, 12; an accurate cosine of the same argument in the same block adds what sincos adds
+; to a sine: 0, 10, 8; an accurate cosine whose argument only a fast sine takes: 1, 15, 12.
+; With the three fadds: special 4, fp32 48, int 33.
+; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-instrument-timing
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+declare float @llvm.sin.f32(float)
+declare float @llvm.cos.f32(float)
+
+define void @fastmath(ptr %p, float %x, float %y) {
+  %a = call afn float @llvm.sin.f32(float %x)
+  %b = fdiv arcp afn float %a, %y
+  %s = call float @llvm.sin.f32(float %y)
+  %c = call float @llvm.cos.f32(float %y)
+  %d = call float @llvm.cos.f32(float %x)
+  %t1 = fadd float %b, %s
+  %t2 = fadd float %c, %d
+  %t3 = fadd float %t1, %t2
+  store float %t3, ptr %p
+  ret void
+}
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @fastmath, !"kernel", i32 1}
+
+; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 33, i32 48, i32 0, i32 4, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
