@@ -8,6 +8,42 @@
 
 namespace musa::sim {
 
+namespace {
+/// A global load site of a launch: the bytes of the sectors it requests from L1 and the
+/// address range it spans.
+struct ReadSite {
+  double bytes, span;
+};
+
+/// The share of a launch's re-reads (L2 traffic beyond its footprint) that miss L2. A re-read
+/// finds its line while what the launch reads between two touches of it fits in L2: the hot
+/// set (the ranges of the sites that re-read) plus the share of the rest of the footprint,
+/// read once, that streams past in between (a line a site reads r times sees 1/r of it).
+/// So an L2-resident vector gathered while a matrix streams through once stays in L2 (an ELL
+/// or CSR SpMV, an embedding lookup), where the footprint alone would send the gathers to
+/// DRAM in the proportion it exceeds L2. `reuse`: the share of requested sectors L1 passes
+/// on. Without a re-reading site, `footprintMiss` (the footprint's share beyond L2).
+double reReadMissFraction(const std::vector<ReadSite> &sites, double reuse, double footprint,
+                          double l2Bytes, double footprintMiss) {
+  double hot = 0;
+  for (const ReadSite &s : sites)
+    if (s.span > 0 && s.bytes * reuse > s.span)
+      hot += s.span;
+  if (hot <= 0)
+    return footprintMiss;
+  double streamed = std::max(0.0, footprint - hot), excess = 0, missed = 0;
+  for (const ReadSite &s : sites) {
+    double bytes = s.bytes * reuse;
+    if (s.span <= 0 || bytes <= s.span)
+      continue;
+    double between = hot + streamed * s.span / bytes;
+    excess += bytes - s.span;
+    missed += (bytes - s.span) * std::clamp(1 - l2Bytes / between, 0.0, 1.0);
+  }
+  return excess > 0 ? missed / excess : footprintMiss;
+}
+} // namespace
+
 double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
   std::lock_guard lock(mutex_);
   double warm = 0, since = 0; // bytes touched after the span in hand
@@ -70,6 +106,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   }
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
+  std::vector<ReadSite> readSites;
   double scatteredLoadLines = 0; // load lines of warp accesses that scatter over DRAM pages
   double storeSectors = 0, storeLines = 0, scatteredStoreLines = 0; // and of stores
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
@@ -155,6 +192,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
         }
       } else {
         loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
+        readSites.push_back({warps * sectors * 32,
+                             s.highest > s.lowest ? double(s.highest - s.lowest) : 0});
         if (s.globalWarps)
           scatteredLoadLines += warps * double(s.scatteredLines) / s.globalWarps;
         globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
@@ -235,8 +274,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                       k.sparseSectors()) * 32;
   double missFraction = fetched > 0 ? std::clamp(1 - p.l2CacheSize / fetched, 0.0, 1.0) : 0;
   e.footprintBytes = fetched;
-  e.dramBytes =
-      fetched - std::clamp(warmBytes, 0.0, fetched) + (l2Bytes - unique) * missFraction;
+  e.dramBytes = fetched - std::clamp(warmBytes, 0.0, fetched) +
+                (l2Bytes - unique) * reReadMissFraction(readSites, reuse, fetched,
+                                                        p.l2CacheSize, missFraction);
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;
   // Loads whose warp accesses scatter over DRAM pages (a gather, a walk down a column) open a
   // page per granule: they reach `dram_scattered_efficiency` of the bandwidth, not

@@ -548,3 +548,36 @@ TEST(Timing, FewWarpsASchedulerCannotHideTheirMemoryWaits) {
               e.computeCycles + p.termOverlap * others + (0.5 - p.termOverlap) * e.latencyCycles,
               1);
 }
+
+TEST(Timing, AGatheredVectorStaysInL2WhileAMatrixStreamsPast) {
+  DeviceProfile p = profile("h200");
+  p.l2CacheSize = 256 << 10;
+  const uint64_t base = 0, streamBytes = 3 << 20;
+  // A matrix of 3 MB read once, coalesced, and gathers of 3 MB of sectors (32 a warp) from a
+  // vector of `vectorBytes` after it: footprint 3 MB plus the vector, beyond L2 either way.
+  auto estimate = [&](uint64_t vectorBytes) {
+    Fixture f(384);
+    f.counters->sites.resize(2);
+    SiteStats &stream = f.counters->sites[0], &gather = f.counters->sites[1];
+    stream.info = gather.info = 4 | (1u << musa::sim::abi::AccessGroupShift);
+    stream.globalExecs = stream.globalLanes = streamBytes / 4;
+    stream.globalWarps = stream.globalExecs / 32, stream.sectors = stream.globalWarps * 4;
+    stream.lines = stream.globalWarps;
+    gather.globalWarps = streamBytes / 1024;
+    gather.globalExecs = gather.globalLanes = gather.globalWarps * 32;
+    gather.sectors = gather.lines = gather.globalWarps * 32;
+    const uintptr_t at = uintptr_t(f.memory.data());
+    stream.lowest = at + base, stream.highest = at + streamBytes;
+    gather.lowest = at + streamBytes, gather.highest = at + streamBytes + vectorBytes;
+    f.counters->touch(at, streamBytes + vectorBytes, false);
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  // 32 KB read 96 times: between two touches of a line the matrix moves 1/96 of its 3 MB,
+  // 32 KB; with the vector, 64 KB fit in L2: DRAM reads the footprint once.
+  KernelEstimate small = estimate(32 << 10);
+  EXPECT_NEAR(small.dramBytes, streamBytes + (32 << 10), 0.01 * streamBytes);
+  // 1 MB read 3 times: 1 MB plus a third of the matrix pass between touches; of 2 MB, L2
+  // keeps 256 KB, so 7/8 of the 2 MB of re-reads come from DRAM again.
+  KernelEstimate large = estimate(1 << 20);
+  EXPECT_NEAR(large.dramBytes, (4 << 20) + (2 << 20) * 0.875, 0.02 * (4 << 20));
+}
