@@ -304,6 +304,17 @@ void classify(Instruction &I, Counts &c) {
       case Intrinsic::rint: case Intrinsic::nearbyint: case Intrinsic::round:
         ++c[floatClass(call->getType())];
         break;
+      // Bit counting and reversal run on the XU pipe (math_pipes.h200.txt: __popc and __brev
+      // one XU instruction, __clz one and an ALU one, __ffs, a reversal and a count, two).
+      case Intrinsic::ctpop: case Intrinsic::bitreverse:
+        ++c[ClassSpecial];
+        break;
+      case Intrinsic::ctlz:
+        ++c[ClassSpecial], ++c[ClassInt];
+        break;
+      case Intrinsic::cttz:
+        c[ClassSpecial] += 2;
+        break;
       case Intrinsic::memcpy: case Intrinsic::memmove: case Intrinsic::memset:
       case Intrinsic::assume: case Intrinsic::experimental_noalias_scope_decl:
         break;
@@ -441,6 +452,8 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   } else if (auto *rmw = dyn_cast<AtomicRMWInst>(&I)) {
     ptr = rmw->getPointerOperand(), T = rmw->getValOperand()->getType();
     info |= sim::abi::AccessAtomic;
+    if (rmw->isFloatingPointOperation())
+      info |= sim::abi::AccessFloatAtomic;
   } else if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I)) {
     ptr = cas->getPointerOperand(), T = cas->getCompareOperand()->getType();
     info |= sim::abi::AccessAtomic;

@@ -393,6 +393,9 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
     s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
     s.wavefronts += b.wavefronts;
+    s.sharedCasRounds += b.sharedCasRounds;
+    s.sharedCasBlockSamples += b.sharedCasBlockSamples;
+    s.sharedCasBlockWords += b.sharedCasBlockWords;
     s.localExtent = std::max(s.localExtent, b.localExtent);
   }
   for (uintptr_t a : block.atomics)
@@ -512,6 +515,18 @@ uint64_t warpLines(const std::vector<uint64_t> &sectors) {
   return lines;
 }
 
+/// The most lanes of a warp access on one 4-byte word (sorts `words`): the rounds a
+/// compare-and-swap loop on shared memory takes, one lane per word winning each round.
+uint64_t busiestWordLanes(std::vector<uint64_t> &words) {
+  sortLanes(words);
+  uint64_t most = 0, run = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    run = i > 0 && words[i] == words[i - 1] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  return most;
+}
+
 /// Shared-memory wavefronts of one warp access: the most distinct 4-byte words any one of
 /// the 32 banks must serve (lanes reading the same word share it).
 uint64_t warpWavefronts(std::vector<uint64_t> &words) {
@@ -561,12 +576,14 @@ uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
 
 void BlockCounters::end() {
   if (sampling) {
-    std::vector<uint64_t> global, shared, warpAtomics;
+    std::vector<uint64_t> global, shared, warpAtomics, blockWords;
     for (size_t site = siteFirst_; site < siteEnd_; ++site) {
       SiteStats &s = sites[site];
       uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+      const bool sharedCas = (s.info & abi::AccessFloatAtomic) != 0;
       for (unsigned k = 0; k < Samples; ++k) {
         const uintptr_t *row = &samples[(site * Samples + k) * threads];
+        blockWords.clear();
         for (uint32_t first = 0; first < threads; first += warpSize) {
           global.clear(), shared.clear(), warpAtomics.clear();
           for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
@@ -598,8 +615,19 @@ void BlockCounters::end() {
             s.lines += lines;
             s.scatteredLines += scatteredLines(global, lines);
           }
-          if (!shared.empty())
+          if (!shared.empty()) {
+            if (sharedCas) {
+              blockWords.insert(blockWords.end(), shared.begin(), shared.end());
+              s.sharedCasRounds += busiestWordLanes(shared);
+            }
             ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
+          }
+        }
+        if (!blockWords.empty()) {
+          std::sort(blockWords.begin(), blockWords.end());
+          ++s.sharedCasBlockSamples;
+          s.sharedCasBlockWords +=
+              std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin();
         }
       }
     }

@@ -148,8 +148,14 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t 
 }
 
 double memsetNs(const DeviceProfile &p, uint64_t bytes) {
-  return p.memsetLatencyUs * 1000 +
-         double(bytes) / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
+  double ns = p.memsetLatencyUs * 1000 +
+              double(bytes) / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
+  // Beyond a few KB the driver launches a memset kernel, which costs what a launch does
+  // however few bytes it writes (the H200: 2-4 KB memsets 1.5-1.6 us each, 6 KB to 4 MB
+  // 4.1-4.8 us, 64 MB 17.7 us: tests/hardware/probes/memset_sizes.h200.txt).
+  if (double(bytes) > p.memsetInlineBytes)
+    ns = std::max(ns, p.memsetKernelUs * 1000);
+  return ns;
 }
 
 Engine engineFor(CopyRoute route) {

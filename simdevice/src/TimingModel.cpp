@@ -107,6 +107,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   std::vector<ReadSite> readSites;
+  // Float atomics on shared memory: the multiprocessor cycles of their compare-and-swap
+  // rounds, and one block's adds to its busiest word, one round trip each.
+  double sharedCasCycles = 0, sharedCasSerial = 0;
   double scatteredLoadLines = 0; // load lines of warp accesses that scatter over DRAM pages
   double storeSectors = 0, storeLines = 0, scatteredStoreLines = 0; // and of stores
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
@@ -205,6 +208,18 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       double fronts = s.sharedWarps ? double(s.wavefronts) / s.sharedWarps
                                     : std::ceil(sampledLanes * size / 128);
       e.sharedWarpAccesses += warps;
+      if ((s.info & abi::AccessFloatAtomic) && s.sharedWarps && p.sharedCasRoundCycles > 0) {
+        // A float atomic on shared memory is a compare-and-swap loop: a round per lane on the
+        // warp's busiest word, each `shared_cas_round_cycles` of the multiprocessor; and the
+        // adds to one word go one round trip (`shared_cas_serial_cycles`) after another, so
+        // a block's busiest word bounds it (tests/hardware/probes/shared_atomics.h200.txt).
+        sharedCasCycles += warps * double(s.sharedCasRounds) / s.sharedWarps *
+                           p.sharedCasRoundCycles;
+        if (s.sharedCasBlockWords)
+          sharedCasSerial += double(s.sharedExecs) / blocks * double(s.sharedCasBlockSamples) /
+                             double(s.sharedCasBlockWords) * p.sharedCasSerialCycles;
+        continue;
+      }
       e.wavefronts += warps * fronts;
     }
   }
@@ -234,7 +249,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double pipeCycles = std::max(*std::max_element(std::begin(pipes), std::end(pipes)),
                                perBlock(issued) / p.issueWidth);
   e.computeCycles = blocksOnBusiest * pipeCycles;
-  e.sharedCycles = blocksOnBusiest * perBlock(e.wavefronts); // one wavefront per cycle
+  e.sharedCycles = std::max(blocksOnBusiest * perBlock(e.wavefronts + sharedCasCycles),
+                            waves * sharedCasSerial); // one wavefront per cycle
 
   // Memory. L1 keeps what a block re-reads (measured on the sampled blocks' load traces); L2 sees
   // the rest as requests of up to one 128-byte line; DRAM sees the launch's unique footprint,

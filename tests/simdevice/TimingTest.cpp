@@ -581,3 +581,40 @@ TEST(Timing, AGatheredVectorStaysInL2WhileAMatrixStreamsPast) {
   KernelEstimate large = estimate(1 << 20);
   EXPECT_NEAR(large.dramBytes, (4 << 20) + (2 << 20) * 0.875, 0.02 * (4 << 20));
 }
+
+TEST(Timing, SharedFloatAtomicsRetryPerRoundAndSerialisePerWord) {
+  DeviceProfile p = profile("h200");
+  // 1056 blocks of 8 warps, eight a multiprocessor: one wave. Each thread adds 256 floats to
+  // a shared word: a compare-and-swap loop.
+  auto estimate = [&](uint64_t rounds, uint64_t words) {
+    Fixture f(1056);
+    f.counters->sites.resize(1);
+    SiteStats &s = f.counters->sites[0];
+    s.info = 4 | musa::sim::abi::AccessAtomic | musa::sim::abi::AccessFloatAtomic;
+    s.sharedExecs = 1056ull * 256 * 256;
+    s.sharedWarps = 64, s.sharedLanes = 64 * 32, s.wavefronts = 64;
+    s.sharedCasRounds = 64 * rounds;
+    s.sharedCasBlockSamples = 8, s.sharedCasBlockWords = 8 * words;
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  const double warpAdds = 1056.0 * 8 * 256, perSM = 8; // 1056 blocks over 132 SMs
+  // Lanes on a hashed word of 64: about three rounds a warp, shared_cas_round_cycles each.
+  KernelEstimate hashed = estimate(3, 64);
+  EXPECT_NEAR(hashed.sharedCycles, warpAdds / 1056 * perSM * 3 * p.sharedCasRoundCycles, 1);
+  // Every lane of the block on one word: 65536 adds in a row, a round trip each.
+  KernelEstimate one = estimate(32, 1);
+  EXPECT_NEAR(one.sharedCycles, 256.0 * 256 * p.sharedCasSerialCycles, 1);
+  EXPECT_GT(one.sharedCycles, 10 * hashed.sharedCycles);
+}
+
+TEST(Timing, MemsetsBeyondAFewKilobytesCostAKernelLaunch) {
+  DeviceProfile p = profile("h200");
+  const double perByte = 1 / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
+  // Up to memset_inline_bytes: the fixed cost and the bytes (the H200: 4 KB in 1.6 us).
+  EXPECT_NEAR(memsetNs(p, 4096), p.memsetLatencyUs * 1000 + 4096 * perByte, 0.01);
+  // Beyond: a memset kernel, memset_kernel_us however few bytes (64 KB: 4.4-4.7 us)...
+  EXPECT_NEAR(memsetNs(p, 64 << 10), p.memsetKernelUs * 1000, 0.01);
+  // ...until the bytes take longer (64 MB: 17.7 us).
+  EXPECT_NEAR(memsetNs(p, 64 << 20), p.memsetLatencyUs * 1000 + (64 << 20) * perByte, 0.01);
+  EXPECT_GT(memsetNs(p, 64 << 20), p.memsetKernelUs * 1000);
+}

@@ -69,6 +69,14 @@ KI(srem_var, unsigned(int(x) % int(y)))
 KI(sdiv_var, unsigned(int(x) / int(y)))
 KI(urem_param, x % d)
 KI(udiv_param, x / d)
+// Bit operations (__popc, __clz, __brev, __ffs) and other integer intrinsics.
+KI(popc, unsigned(__popc(x)))
+KI(clz, unsigned(__clz(x)))
+KI(brev, __brev(x))
+KI(ffs, unsigned(__ffs(x)))
+KI(umulhi, __umulhi(x, y))
+KI(byte_perm, __byte_perm(x, y, 0x5140))
+KI(funnel, __funnelshift_l(x, y, x & 31))
 
 __global__ void k_h2copy(const __half2 *in, const __half2 *in2, __half2 *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -132,7 +140,8 @@ int main() {
       k_tan_fast, k_log_fast, k_pow_fast, k_exp10_fast, k_fdivide_fast, k_sincos, k_sincos_fast};
   for (auto k : fk) k<<<blocks, threads>>>(f, f2, fo);
   void (*ik[])(const unsigned *, const unsigned *, unsigned *, unsigned) = {
-      k_icopy, k_urem_var, k_udiv_var, k_srem_var, k_sdiv_var, k_urem_param, k_udiv_param};
+      k_icopy, k_urem_var, k_udiv_var, k_srem_var, k_sdiv_var, k_urem_param, k_udiv_param,
+      k_popc, k_clz, k_brev, k_ffs, k_umulhi, k_byte_perm, k_funnel};
   for (auto k : ik) k<<<blocks, threads>>>(u, u2, uo, 977u);
   k_h2copy<<<blocks, threads>>>((const __half2 *)f, (const __half2 *)f2, (__half2 *)fo);
   k_hfma2<<<blocks, threads>>>((const __half2 *)f, (const __half2 *)f2, (__half2 *)fo);

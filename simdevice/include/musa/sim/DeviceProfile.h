@@ -87,6 +87,10 @@ struct DeviceProfile {
   /// distinct addresses).
   double casRoundCycles = 0;
   double casLineCycles = 0;
+  /// Floating-point atomics on shared memory, which the GPU runs as a compare-and-swap loop:
+  /// a multiprocessor's cycles per warp and round (a round per lane on the warp's busiest
+  /// word), and per success on one word (one word's tries serialise at a round trip).
+  double sharedCasRoundCycles = 0, sharedCasSerialCycles = 0;
   double barrierCycles = 0;
   /// A kernel takes its largest term plus this fraction of the others (the units overlap only
   /// partly: TimingModel.cpp).
@@ -114,8 +118,11 @@ struct DeviceProfile {
   double graphKernelNodeUs = -1;
   /// Constant cache: cycles per distinct address a warp's constant load carries.
   double constAddressCycles = 2;
-  /// A memset's fixed cost (before its bytes at the memory bandwidth).
+  /// A memset's fixed cost (before its bytes at the memory bandwidth), and the least a memset
+  /// of more than `memsetInlineBytes` takes (the driver runs those as a kernel; smaller ones
+  /// go inline in the command stream).
   double memsetLatencyUs = 0;
+  double memsetKernelUs = 0, memsetInlineBytes = 0;
   double copyLatencyUs = 0;
   /// A pinned host copy the host queued behind its stream's previous operation: the copy
   /// engine's own cost per copy when that operation ran on the same engine, and when it ran

@@ -116,6 +116,9 @@ inline constexpr uint32_t AccessLocal = 1u << 19;
 /// A load from a __constant__ variable: served by the constant cache, which serialises the
 /// distinct addresses of a warp's lanes (tests/hardware/probes/workload_probe.h200.txt).
 inline constexpr uint32_t AccessConstant = 1u << 20;
+/// An atomic whose operation is floating point (atomicAdd on a float): shared memory has no
+/// such unit, so a GPU runs it there as a compare-and-swap loop (global memory's L2 does).
+inline constexpr uint32_t AccessFloatAtomic = 1u << 21;
 inline constexpr unsigned AccessGroupShift = 24;
 /// Where the timing model places local memory (an address range no device allocation uses):
 /// warp w of a block at LocalWindowBase + w * LocalWarpStride.

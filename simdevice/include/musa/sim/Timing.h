@@ -112,7 +112,7 @@ enum class CopyQueue { Idle, SameEngine, OtherEngine };
 double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1,
               CopyQueue queue = CopyQueue::Idle);
 /// Simulated duration of a device memset of `bytes`: memset_latency_us, then the bytes at the
-/// memory bandwidth.
+/// memory bandwidth; at least memset_kernel_us beyond memset_inline_bytes.
 double memsetNs(const DeviceProfile &profile, uint64_t bytes);
 Engine engineFor(CopyRoute route);
 
@@ -145,6 +145,11 @@ struct SiteStats {
   // addresses it can have reached: a contended compare-and-swap's contenders).
   uint64_t lowest = ~uint64_t(0), highest = 0;
   uint64_t sharedWarps = 0, sharedLanes = 0, wavefronts = 0; // sampled shared warp accesses
+  // Floating-point atomics on shared memory (abi::AccessFloatAtomic), a compare-and-swap loop
+  // on a GPU: per sampled warp access the rounds it takes (lanes on its busiest word); per
+  // sampled execution of the site by a whole block, the distinct words its lanes add to (one
+  // word's adds serialise), and how many such executions were sampled.
+  uint64_t sharedCasRounds = 0, sharedCasBlockSamples = 0, sharedCasBlockWords = 0;
   // Light counters: global executions in blocks whose addresses were too spread out to count
   // as a dense range, and the sectors those ranges spanned (KernelCounters::sparseSectors).
   uint64_t sparseExecs = 0, sparseSpanSectors = 0;
