@@ -39,7 +39,7 @@ std::string shipped(const char *id) {
          "shared_mem_per_block_optin = 48K\nshared_mem_per_multiprocessor = 96K\n"
          "regs_per_block = 65536\nregs_per_multiprocessor = 65536\nclock_rate_khz = 1000000\n"
          "memory_clock_rate_khz = 1\nmemory_bus_width = 64\ntotal_global_mem = 1G\n"
-         "total_const_mem = 64K\nl2_cache_size = 1M\nl2_partitions = 1\nhost_launch_us = 1\nhost_launch_cold_us = 0.5\nhost_launch_warmup_calls = 20\nevent_record_us = 1\ngraph_kernel_node_us = 1\nconst_address_cycles = 2\nmemset_latency_us = 1\nl1_cache_size = 64K\nmem_pitch = 1\ntexture_alignment = 512\n"
+         "total_const_mem = 64K\nl2_cache_size = 1M\nl2_partitions = 1\nhost_launch_us = 1\nhost_launch_cold_us = 0.5\nhost_launch_warmup_calls = 20\nevent_record_us = 1\ngraph_kernel_node_us = 1\nconst_address_cycles = 2\nmemset_latency_us = 1\nmemset_kernel_us = 3\nmemset_inline_bytes = 4096\nl1_cache_size = 64K\nmem_pitch = 1\ntexture_alignment = 512\n"
          "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
          "host_link_bandwidth_gbs = 1\n"
          "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nimad_lanes = 32\nsfu_lanes = 8\n"
@@ -48,7 +48,7 @@ std::string shipped(const char *id) {
          "dram_loaded_cycles = 0.02\nl2_tail_cycles = 70\ndram_tail_cycles = 400\n"
          "l2_requests_per_cycle = 4\nl2_store_requests_per_cycle = 2\n"
          "l2_bandwidth_gbs = 30\ndram_efficiency = 0.8\ndram_write_efficiency = 0.7\ndram_scattered_efficiency = 0.4\ndram_access_bytes = 32\natomic_ops_per_cycle = 8\n"
-         "atomic_sectors_per_cycle = 8\nsame_address_atomic_cycles = 4\natomic_sector_cycles = 1\natomic_unit_bytes = 512\ncas_try_cycles = 1\ncas_round_cycles = 1000\ncas_line_cycles = 5\nbarrier_cycles = 20\nterm_overlap = 0.1\nblock_launch_cycles = 160\nwarp_launch_cycles = 6\n"
+         "atomic_sectors_per_cycle = 8\nsame_address_atomic_cycles = 4\natomic_sector_cycles = 1\natomic_unit_bytes = 512\ncas_try_cycles = 1\ncas_round_cycles = 1000\ncas_line_cycles = 5\nshared_cas_round_cycles = 8\nshared_cas_serial_cycles = 100\nbarrier_cycles = 20\nterm_overlap = 0.1\nblock_launch_cycles = 160\nwarp_launch_cycles = 6\n"
          "kernel_launch_us = 5\n"
          "copy_latency_us = 10\ncopy_queued_us = 3\ncopy_switch_us = 6\ncopy_2d_latency_us = 10\ncopy_2d_bandwidth_gbs = 100\ncopy_2d_row_ns = 1\npageable_copy_factor = 0.5\npeer_bandwidth_gbs = 10\n"
          "regs_per_thread = 32\n";
