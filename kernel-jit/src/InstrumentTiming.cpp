@@ -248,6 +248,38 @@ bool sharesReciprocal(const Instruction &I) {
   return false;
 }
 
+/// `x & (p - 1)` with p a power of two that a loop recurrence produces (a phi, or a phi
+/// shifted left by a constant): what clang makes of `x % p` once it has proved p a power of
+/// two (the constant may be -1 or, where x's known bits allow, a narrower mask). nvcc keeps
+/// the remainder: the H200 runs the classic interleaved reduction's `tid % (2 * s)` as a
+/// division, 3 XU, 10 FMA-pipe and 11 ALU instructions an iteration
+/// (tests/hardware/ncu/pipe_counts.h200.txt). A mask of `(1 << k) - 1` is not one of these.
+bool isMaskedRemainder(const Instruction &I) {
+  if (I.getOpcode() != Instruction::And || I.getType()->getScalarSizeInBits() > 32)
+    return false;
+  for (unsigned k = 0; k < 2; ++k) {
+    auto *add = dyn_cast<BinaryOperator>(I.getOperand(k));
+    auto *mask = add && add->getOpcode() == Instruction::Add
+                     ? dyn_cast<ConstantInt>(add->getOperand(1))
+                     : nullptr;
+    if (!mask)
+      continue;
+    APInt next = mask->getValue() + 1;
+    if (!next.isZero() && !next.isPowerOf2())
+      continue;
+    Value *p = add->getOperand(0);
+    Value *root = p;
+    if (auto *shl = dyn_cast<BinaryOperator>(p);
+        shl && shl->getOpcode() == Instruction::Shl && isa<ConstantInt>(shl->getOperand(1)))
+      root = shl->getOperand(0);
+    if (isa<PHINode>(root) &&
+        isKnownToBeAPowerOfTwo(p, I.getModule()->getDataLayout(), /*OrZero=*/true, 0, nullptr,
+                               &I))
+      return true;
+  }
+  return false;
+}
+
 /// Whether the block lies on a cycle (runs once per iteration of some loop).
 bool inLoop(const BasicBlock &BB) {
   return any_of(successors(&BB), [&](const BasicBlock *next) {
@@ -424,7 +456,15 @@ void classify(Instruction &I, Counts &c) {
       return;
     }
     [[fallthrough]];
-  case Instruction::LShr: case Instruction::AShr: case Instruction::And:
+  case Instruction::And:
+    if (isMaskedRemainder(I)) { // as an unsigned remainder by a divisor that changes
+      c[ClassSpecial] += 3;
+      c[ClassIntMul] += 5;
+      c[ClassInt] += 9;
+      return;
+    }
+    [[fallthrough]];
+  case Instruction::LShr: case Instruction::AShr:
   case Instruction::Or: case Instruction::Xor:
     // The ALU is 32 bits wide: 64-bit logic and shifts take one instruction per half.
     c[ClassInt] += I.getType()->getScalarSizeInBits() > 32 ? 2 : 1;

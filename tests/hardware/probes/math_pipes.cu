@@ -51,7 +51,13 @@ K(log_fast, __logf(x))
 K(pow_fast, __powf(x, y))
 K(exp10_fast, __exp10f(x))
 K(fdivide_fast, __fdividef(x, y))
+__device__ float sincos_call(float x) {
+  float s, c;
+  sincosf(x, &s, &c);
+  return s * c;
+}
 K(sincos, sinf(x) * cosf(x))
+K(sincosf_call, sincos_call(x))
 K(sincos_fast, __sinf(x) * __cosf(x))
 
 #define KI(name, expr)                                                                       \
@@ -137,7 +143,8 @@ int main() {
       k_copy, k_fdiv, k_rcp, k_sqrt, k_rsqrt, k_exp, k_exp2, k_exp10, k_expm1,
       k_exp_fast, k_log, k_log2, k_log10, k_log1p, k_sin, k_cos, k_tan, k_pow,
       k_tanh, k_erf, k_erfc, k_atan, k_atan2, k_f2i, k_i2f, k_sin_fast, k_cos_fast,
-      k_tan_fast, k_log_fast, k_pow_fast, k_exp10_fast, k_fdivide_fast, k_sincos, k_sincos_fast};
+      k_tan_fast, k_log_fast, k_pow_fast, k_exp10_fast, k_fdivide_fast, k_sincos, k_sincos_fast,
+      k_sincosf_call};
   for (auto k : fk) k<<<blocks, threads>>>(f, f2, fo);
   void (*ik[])(const unsigned *, const unsigned *, unsigned *, unsigned) = {
       k_icopy, k_urem_var, k_udiv_var, k_srem_var, k_sdiv_var, k_urem_param, k_udiv_param,
