@@ -2,6 +2,7 @@
 #include "musa/jit/DeviceLowering.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -44,6 +45,21 @@ void vectorizeAdjacentAccesses(Module &M) {
 /// for any call so flagged (--use_fast_math).
 void lowerFastIntrinsics(Module &M) {
   const StringRef prefix = "__musa_sim_fast_";
+  if (Function *F = M.getFunction("__musa_sim_sincos_cosf"); F && F->isDeclaration()) {
+    // sincosf's cosine: an accurate cosine marked as the second half of one sincos.
+    Function *cosine =
+        Intrinsic::getDeclaration(&M, Intrinsic::cos, {Type::getFloatTy(M.getContext())});
+    for (User *U : make_early_inc_range(F->users()))
+      if (auto *call = dyn_cast<CallInst>(U); call && call->getCalledFunction() == F) {
+        CallInst *v = CallInst::Create(cosine, {call->getArgOperand(0)}, "", call->getIterator());
+        v->setMetadata(SincosMetadata, MDNode::get(M.getContext(), {}));
+        v->takeName(call);
+        call->replaceAllUsesWith(v);
+        call->eraseFromParent();
+      }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
   for (Function &F : make_early_inc_range(M)) {
     StringRef name = F.getName();
     if (!F.isDeclaration() || !name.consume_front(prefix))

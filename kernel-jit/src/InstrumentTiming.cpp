@@ -106,6 +106,13 @@ void addMath(Counts &c, StringRef base, const CallBase &call) {
   Type *T = call.getType()->isVoidTy() && call.arg_size() ? call.getArgOperand(0)->getType()
                                                           : call.getType();
   bool isDouble = floatClass(T) == sim::abi::ClassFp64;
+  if (!isDouble && !fast && base == "cos" && call.hasMetadata(SincosMetadata)) {
+    // sincosf's cosine: what an explicit sincosf adds to its sine (math_pipes.h200.txt:
+    // sincosf 1 XU, 15 FMA-pipe, 15 ALU or branch; sinf 1, 15, 12).
+    MathCost both = mathCost("sincos_call", false), sine = mathCost("sin", false);
+    addCost(c, {both.special - sine.special, both.fp - sine.fp, both.integer - sine.integer}, T);
+    return;
+  }
   if (!isDouble && cosineBesideSine(base, call, fast)) {
     // The sine pays its own cost; the cosine what sincos adds to it.
     MathCost both = mathCost("sincos", false), sine = mathCost("sin", false);

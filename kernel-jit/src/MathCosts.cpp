@@ -45,8 +45,10 @@ MathCost mathCost(StringRef base, bool fast, bool isDouble) {
     return {0, 15, 13};
   if (base == "sin" || base == "cos")
     return {1, 15, 12};
-  if (base == "sincos") // sine and cosine of one argument (nvcc shares the reduction)
+  if (base == "sincos") // sinf and cosf of one argument (nvcc shares part of the work)
     return {1, 25, 20};
+  if (base == "sincos_call") // an explicit sincosf
+    return {1, 15, 15};
   if (base == "tan")
     return {2, 12, 12};
   if (base == "tanh")

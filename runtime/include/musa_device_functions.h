@@ -104,7 +104,11 @@ __MUSA_DEV float sinpif(float x) { return __builtin_sinf(3.14159265358979323846f
 __MUSA_DEV double sinpi(double x) { return __builtin_sin(3.14159265358979323846 * x); }
 __MUSA_DEV float cospif(float x) { return __builtin_cosf(3.14159265358979323846f * x); }
 __MUSA_DEV double cospi(double x) { return __builtin_cos(3.14159265358979323846 * x); }
-__MUSA_DEV void sincosf(float x, float *s, float *c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+/* sincosf's cosine goes through __musa_sim_sincos_cosf, which the lowering turns back into
+ * a cosine marked as half of one sincos: the GPU computes the pair for little more than a
+ * sine (DeviceLowering.cpp, math_pipes.h200.txt). */
+extern "C" __device__ __attribute__((const)) float __musa_sim_sincos_cosf(float);
+__MUSA_DEV void sincosf(float x, float *s, float *c) { *s = __builtin_sinf(x); *c = __musa_sim_sincos_cosf(x); }
 __MUSA_DEV void sincos(double x, double *s, double *c) { *s = __builtin_sin(x); *c = __builtin_cos(x); }
 __MUSA_DEV void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
 __MUSA_DEV void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }

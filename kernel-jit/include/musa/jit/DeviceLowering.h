@@ -42,6 +42,8 @@ namespace musa::jit {
 inline constexpr const char *ContextAttr = "musa-sim-ctx";
 /// Module flag listing kernels (names), set by RetargetToHostPass.
 inline constexpr const char *KernelListMD = "musa.kernels";
+/// On a cosine: the second half of one sincosf (InstrumentTiming charges the pair as one).
+inline constexpr const char *SincosMetadata = "musa.sincos";
 /// A kernel's __launch_bounds__ maximum block size (from nvvm.annotations' maxntidx).
 inline constexpr const char *MaxThreadsMD = "musa.max_threads";
 /// Prefix of the per-kernel facts global (a KernelFacts record).
