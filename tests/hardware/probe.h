@@ -15,6 +15,16 @@
     cudaGetLastError();                                                                      \
   } while (0)
 
+// Ends the probe with the error's name and line when a runtime call fails.
+#define PROBE_CHECK(expr)                                                                    \
+  do {                                                                                       \
+    cudaError_t e_ = (expr);                                                                 \
+    if (e_ != cudaSuccess) {                                                                 \
+      std::printf("error %s at %d\n", cudaGetErrorString(e_), __LINE__);                    \
+      std::exit(1);                                                                          \
+    }                                                                                        \
+  } while (0)
+
 // The median of 9 event-timed runs of `op` on the default stream, after two warm-ups, in
 // microseconds (the timing probes under probes/). An event call that fails ends the probe.
 template <typename F> static float median_us(F op) {

@@ -114,6 +114,7 @@
 #define musaFreeHost cudaFreeHost
 #define musaMemset cudaMemset
 #define musaMemsetAsync cudaMemsetAsync
+#define musaMemset2D cudaMemset2D
 #define musaGraph_t cudaGraph_t
 #define musaGraphExec_t cudaGraphExec_t
 #define musaStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
