@@ -1,7 +1,13 @@
-// What one call of a math function costs the GPU, by pipe (InstrumentTiming's table).
+// What one call of a math function, or a division, costs the GPU, by pipe (InstrumentTiming's
+// tables).
 #pragma once
 
+#include "musa/sim/KernelAbi.h"
+
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instructions.h"
+
+#include <array>
 
 namespace musa::jit {
 
@@ -20,5 +26,32 @@ struct MathCost {
   unsigned special, fp, integer;
 };
 MathCost mathCost(llvm::StringRef base, bool fast, bool isDouble = false);
+
+/// Warp instructions per class (sim::abi::Class*) of a basic block or instruction.
+using Counts = std::array<unsigned, sim::abi::ClassCount>;
+
+/// The class of floating-point arithmetic on `T`: fp64 for double, else fp32.
+inline unsigned floatClass(llvm::Type *T) {
+  T = T->getScalarType();
+  return T->isDoubleTy() ? sim::abi::ClassFp64 : sim::abi::ClassFp32;
+}
+
+/// Whether `name` is a math library function (sinf, __expf, erfcinv, ...).
+bool isMathLibraryName(llvm::StringRef name);
+/// Whether `I` is the square root of an rsqrtf (1 / sqrt(x)), counted on its division.
+bool isSqrtOfRsqrt(const llvm::Instruction &I);
+/// Adds `cost` to `c`, its floating-point part in `T`'s class.
+void addCost(Counts &c, const MathCost &cost, llvm::Type *T);
+/// Adds the cost of a call of the math function `base` (its flags say whether fast).
+void addMath(Counts &c, llvm::StringRef base, const llvm::CallBase &call);
+/// Adds the cost of a floating-point division or remainder.
+void addFloatDivision(Counts &c, llvm::Instruction &I);
+/// Adds the cost of an integer division or remainder.
+void addIntegerDivision(Counts &c, llvm::Instruction &I);
+/// Adds a 32-bit division by a divisor that changes (its reciprocal recomputed each time).
+void addVariableDivision(Counts &c, bool isSigned);
+/// `x & (p - 1)` that clang made of `x % p` (p a power of two from a loop recurrence), which
+/// nvcc keeps as a remainder.
+bool isMaskedRemainder(const llvm::Instruction &I);
 
 } // namespace musa::jit
