@@ -534,10 +534,11 @@ struct SharedHook {
 };
 
 /// The full variant's hooks at shared-memory accesses: the runtime records the addresses of
-/// a site's first abi::SampledInstances executions by a thread and only counts the others,
-/// so each such access calls it only while its counter in the function's frame (one per
-/// site, per call) is below that, and otherwise adds the execution to ctx->siteAccum as the
-/// light variant does. In a tiled kernel nearly every access is one of these.
+/// a site's first abi::SampledInstances executions by a thread in each barrier epoch and only
+/// counts the others, so each such access calls it only while its counter in the function's
+/// frame (one per site, per call, cleared after every block barrier) is below that, and
+/// otherwise adds the execution to ctx->siteAccum as the light variant does. In a tiled
+/// kernel nearly every access is one of these.
 void emitSharedHooks(Function &G, ArrayRef<SharedHook> hooks, Argument *ctx, FunctionCallee hook,
                      const CounterScope &scope) {
   if (hooks.empty())
@@ -546,6 +547,18 @@ void emitSharedHooks(Function &G, ArrayRef<SharedHook> hooks, Argument *ctx, Fun
   auto *type = ArrayType::get(entry.getInt8Ty(), hooks.size());
   AllocaInst *seen = entry.CreateAlloca(type, nullptr, "musa.sampled");
   entry.CreateMemSet(seen, entry.getInt8(0), hooks.size(), MaybeAlign(1));
+  SmallVector<CallBase *, 8> barriers;
+  for (Instruction &I : instructions(G))
+    if (auto *call = dyn_cast<CallBase>(&I); call && call->getCalledFunction()) {
+      StringRef name = call->getCalledFunction()->getName();
+      if (name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
+          name == sim::abi::GridSyncFn)
+        barriers.push_back(call);
+    }
+  for (CallBase *barrier : barriers) {
+    IRBuilder<> after(barrier->getNextNode());
+    after.CreateMemSet(seen, after.getInt8(0), hooks.size(), MaybeAlign(1));
+  }
   for (size_t j = 0; j < hooks.size(); ++j) {
     const SharedHook &h = hooks[j];
     IRBuilder<> b(h.access);

@@ -250,6 +250,7 @@ LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint6
     run.mode = chosen == ExecMode::Regions && kernel.fullRegions ? ExecMode::Regions
                                                                  : ExecMode::Fibers;
   run.sampledThreads = sampled && run.mode == ExecMode::Loop ? counters : nullptr;
+  run.sampledBlock = sampled ? counters : nullptr;
   run.regionCode = sampled ? &kernel.fullRegions : &kernel.regions;
   run.fibers = run.mode == ExecMode::Fibers;
   // Sampled blocks run the variant that reports every access; all others the light counters.

@@ -25,6 +25,7 @@ struct BlockRun {
   RegionState *regions = nullptr;            // region mode
   const RegionCode *regionCode = nullptr;    // region mode: the variant the block runs
   BlockCounters *sampledThreads = nullptr;   // loop mode, sampled: threads one by one
+  BlockCounters *sampledBlock = nullptr;     // sampled: told when a block barrier releases
   LaunchOutcome outcome;
 
   void fail(FaultKind kind, std::string message) {

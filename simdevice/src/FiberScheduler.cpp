@@ -5,6 +5,7 @@
 
 #include "musa/sim/BlockExecutor.h"
 #include "musa/sim/FaultGuard.h"
+#include "musa/sim/Timing.h"
 
 #include <string>
 #include <vector>
@@ -147,7 +148,10 @@ void scheduleFibers(void *arg) {
     if (!problem.empty())
       return fail(*run, FaultKind::BarrierDivergence, problem);
     for (size_t b = 0; b + 1 < starts.size(); ++b) {
-      progress |= releaseBlockBarrier(*run, starts[b], starts[b + 1]);
+      bool released = releaseBlockBarrier(*run, starts[b], starts[b + 1]);
+      if (released && run->sampledBlock)
+        run->sampledBlock->foldSamples(); // one block: sampled blocks run alone
+      progress |= released;
     }
     if (progress)
       continue;

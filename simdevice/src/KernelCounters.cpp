@@ -461,6 +461,10 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   if (sampling) {
     instance.assign(size_t(threads) * n, 0);
     samples.assign(n * Samples * threads, 0);
+    dirtySites.clear();
+    siteDirty.assign(n, 0);
+    untraced.assign(n, 0);
+    storeCover.clear();
     threadBlockCounts.assign(size_t(threads) * blockCount, 0);
     sectorTrace.clear();
     sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
@@ -574,65 +578,81 @@ uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
   return extra;
 }
 
-void BlockCounters::end() {
-  if (sampling) {
-    std::vector<uint64_t> global, shared, warpAtomics, blockWords;
-    for (size_t site = siteFirst_; site < siteEnd_; ++site) {
-      SiteStats &s = sites[site];
-      uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
-      const bool sharedCas = (s.info & abi::AccessFloatAtomic) != 0;
-      for (unsigned k = 0; k < Samples; ++k) {
-        const uintptr_t *row = &samples[(site * Samples + k) * threads];
-        blockWords.clear();
-        for (uint32_t first = 0; first < threads; first += warpSize) {
-          global.clear(), shared.clear(), warpAtomics.clear();
-          for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
-            if (!row[t])
-              continue;
-            uintptr_t a = row[t] - 1;
-            if (a - sharedBase < sharedSize) {
-              for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
-                shared.push_back(w);
-              ++s.sharedLanes;
-            } else {
-              for (uintptr_t sec = a / 32; sec <= (a + size - 1) / 32; ++sec)
-                global.push_back(sec);
-              ++s.globalLanes;
-              if (s.info & abi::AccessAtomic)
-                atomics.push_back(a), warpAtomics.push_back(a);
-              else if (s.info & abi::AccessConstant)
-                warpAtomics.push_back(a); // distinct addresses, as for atomics
+void BlockCounters::foldSamples() {
+  std::vector<uint64_t> &global = scratch_[0], &shared = scratch_[1];
+  std::vector<uint64_t> &warpAtomics = scratch_[2], &blockWords = scratch_[3];
+  for (uint32_t site : dirtySites) {
+    SiteStats &s = sites[site];
+    uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
+    const bool sharedCas = (s.info & abi::AccessFloatAtomic) != 0;
+    const bool coverStores = (s.info & abi::AccessStore) &&
+                             !(s.info & (abi::AccessAtomic | abi::AccessLocal));
+    for (unsigned k = 0; k < Samples; ++k) {
+      uintptr_t *row = &samples[(site * Samples + k) * threads];
+      blockWords.clear();
+      for (uint32_t first = 0; first < threads; first += warpSize) {
+        global.clear(), shared.clear(), warpAtomics.clear();
+        for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
+          if (!row[t])
+            continue;
+          uintptr_t a = row[t] - 1;
+          row[t] = 0;
+          if (a - sharedBase < sharedSize) {
+            for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
+              shared.push_back(w);
+            ++s.sharedLanes;
+            continue;
+          }
+          for (uintptr_t sec = a / 32; sec <= (a + size - 1) / 32; ++sec)
+            global.push_back(sec);
+          ++s.globalLanes;
+          if (s.info & abi::AccessAtomic)
+            atomics.push_back(a), warpAtomics.push_back(a);
+          else if (s.info & abi::AccessConstant)
+            warpAtomics.push_back(a); // distinct addresses, as for atomics
+          if (coverStores && storeCover.size() < TraceLimit)
+            for (uintptr_t b = a, end = a + size; b < end;) {
+              uintptr_t next = std::min<uintptr_t>(end, (b / 32 + 1) * 32);
+              uint32_t bits = next - b == 32 ? ~0u : ((1u << (next - b)) - 1) << (b % 32);
+              storeCover.push_back({site, bits, b / 32});
+              b = next;
             }
-          }
-          if (!warpAtomics.empty()) {
-            if (s.info & abi::AccessAtomic)
-              s.sameAddressLanes += sameAddressLanes(warpAtomics);
-            s.addressRequests += warpSectors(warpAtomics); // distinct addresses
-          }
-          if (!global.empty()) {
-            ++s.globalWarps, s.sectors += warpSectors(global);
-            uint64_t lines = warpLines(global);
-            s.lines += lines;
-            s.scatteredLines += scatteredLines(global, lines);
-          }
-          if (!shared.empty()) {
-            if (sharedCas) {
-              blockWords.insert(blockWords.end(), shared.begin(), shared.end());
-              s.sharedCasRounds += busiestWordLanes(shared);
-            }
-            ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
-          }
         }
-        if (!blockWords.empty()) {
-          std::sort(blockWords.begin(), blockWords.end());
-          ++s.sharedCasBlockSamples;
-          s.sharedCasBlockWords +=
-              std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin();
+        if (!warpAtomics.empty()) {
+          if (s.info & abi::AccessAtomic)
+            s.sameAddressLanes += sameAddressLanes(warpAtomics);
+          s.addressRequests += warpSectors(warpAtomics); // distinct addresses
+        }
+        if (!global.empty()) {
+          ++s.globalWarps, s.sectors += warpSectors(global);
+          uint64_t lines = warpLines(global);
+          s.lines += lines;
+          s.scatteredLines += scatteredLines(global, lines);
+        }
+        if (!shared.empty()) {
+          if (sharedCas) {
+            blockWords.insert(blockWords.end(), shared.begin(), shared.end());
+            s.sharedCasRounds += busiestWordLanes(shared);
+          }
+          ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
         }
       }
+      if (!blockWords.empty()) {
+        std::sort(blockWords.begin(), blockWords.end());
+        ++s.sharedCasBlockSamples;
+        s.sharedCasBlockWords +=
+            std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin();
+      }
     }
+    std::fill_n(instance.begin() + size_t(site) * threads, threads, 0);
+    siteDirty[site] = 0;
   }
+  dirtySites.clear();
+}
+
+void BlockCounters::end() {
   if (sampling) {
+    foldSamples();
     countDivergence();
     measureReuse();
     measurePartialStores();
@@ -670,29 +690,12 @@ void BlockCounters::countDivergence() {
 
 void BlockCounters::measurePartialStores() {
   // Per global sector the block's stores wrote, the bytes they covered. Only sites every
-  // execution of which was traced (at most Samples a thread): a loop's later stores would
-  // complete sectors the trace shows in part.
+  // execution of which was traced (at most Samples a thread in each barrier epoch): a loop's
+  // later stores would complete sectors the trace shows in part.
   std::unordered_map<uint64_t, uint32_t> covered;
-  for (size_t site = siteFirst_; site < siteEnd_; ++site) {
-    const SiteStats &s = sites[site];
-    if (!(s.info & abi::AccessStore) || (s.info & (abi::AccessAtomic | abi::AccessLocal)) ||
-        !s.globalExecs || s.globalExecs > uint64_t(Samples) * threads)
-      continue;
-    uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
-    for (unsigned k = 0; k < Samples; ++k) {
-      const uintptr_t *row = &samples[(site * Samples + k) * threads];
-      for (uint32_t t = 0; t < threads; ++t) {
-        if (!row[t] || row[t] - 1 - sharedBase < sharedSize)
-          continue;
-        for (uintptr_t a = row[t] - 1, end = a + size; a < end;) {
-          uintptr_t next = std::min<uintptr_t>(end, (a / 32 + 1) * 32);
-          uint32_t bits = next - a == 32 ? ~0u : ((1u << (next - a)) - 1) << (a % 32);
-          covered[a / 32] |= bits;
-          a = next;
-        }
-      }
-    }
-  }
+  for (const StoreCover &c : storeCover)
+    if (!untraced[c.site] && sites[c.site].globalExecs)
+      covered[c.sector] |= c.bits;
   storeSectors = covered.size();
   for (const auto &[sector, bits] : covered)
     partialStoreSectors += bits != ~0u;
@@ -760,11 +763,14 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     }
   }
   if (b->sampling) {
-    size_t n = b->sites.size();
-    uint8_t &k = b->instance[size_t(t) * n + site];
+    uint8_t &k = b->instance[size_t(site) * b->threads + t];
     if (k < BlockCounters::Samples) {
       b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
       ++k;
+      if (!b->siteDirty[site])
+        b->siteDirty[site] = 1, b->dirtySites.push_back(site);
+    } else {
+      b->untraced[site] = 1;
     }
   }
 }

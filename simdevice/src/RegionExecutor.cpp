@@ -12,6 +12,7 @@
 #include "BlockRun.h"
 
 #include "musa/sim/FaultGuard.h"
+#include "musa/sim/Timing.h"
 #include "musa/sim/WarpCollective.h"
 
 #include <cstdlib>
@@ -452,8 +453,12 @@ void runRegionBlock(void *arg) {
       expandUniformRecords(s);
     allKnown = all && !someParked && !s.events[abi::RegionExitedByte];
     s.events[abi::RegionParkedByte] = s.events[abi::RegionExitedByte] = 0;
-    if (!someParked && !parkedBefore)
-      continue; // every live thread waits at a plain __syncthreads: already released
+    if (!someParked && !parkedBefore) {
+      // Every live thread waits at a plain __syncthreads: already released.
+      if (run->sampledBlock)
+        run->sampledBlock->foldSamples();
+      continue;
+    }
     if (!parkedBefore && shuffleConvergedWarps(s, warpSize, allKnown))
       continue;
     allKnown = false;
@@ -485,6 +490,8 @@ void runRegionBlock(void *arg) {
       return run->fail(FaultKind::BarrierDivergence, deadlockMessage(s, launch));
     }
     releaseBarrier(s);
+    if (run->sampledBlock)
+      run->sampledBlock->foldSamples();
     parkedBefore = false;
   }
 }

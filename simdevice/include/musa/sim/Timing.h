@@ -285,8 +285,22 @@ struct BlockCounters {
   uint32_t threads = 0, warpSize = 32;
   bool sampling = false;
   std::vector<SiteStats> sites;
-  std::vector<uint8_t> instance;   // sampling: [thread * sites + site] accesses seen so far
-  std::vector<uintptr_t> samples;  // sampling: [(site * Samples + k) * threads + thread] + 1
+  // Sampling: a site's first Samples executions by each thread in each barrier epoch (the
+  // stretch between two releases of a block barrier) are recorded, and folded into warp
+  // accesses when the epoch ends. Lanes are grouped by execution within the epoch, so that a
+  // wavefront whose lanes first reach a site in different iterations (each iteration between
+  // barriers) is seen as the iterations' warps, not as each lane's first iteration.
+  std::vector<uint8_t> instance;   // [site * threads + thread] executions seen this epoch
+  std::vector<uintptr_t> samples;  // [(site * Samples + k) * threads + thread] + 1
+  std::vector<uint32_t> dirtySites; // sites with samples this epoch
+  std::vector<uint8_t> siteDirty;   // [site]: in dirtySites
+  std::vector<uint8_t> untraced;    // [site]: some global execution went unrecorded
+  struct StoreCover {
+    uint32_t site;
+    uint32_t bits; // the bytes of the sector written
+    uint64_t sector;
+  };
+  std::vector<StoreCover> storeCover; // traced global stores' bytes, for measurePartialStores
   std::vector<uintptr_t> atomics;  // sampled atomic addresses
   std::vector<uint32_t> threadBlockCounts; // sampling: [thread * blocks + basic block]
   std::vector<uint64_t> lightBlockCounts;  // not sampling: the light variant's block executions
@@ -321,6 +335,10 @@ struct BlockCounters {
              uint64_t sharedBytes, bool canSample);
   /// Folds the samples into warp accesses and merges everything into the kernel's counters.
   void end();
+  /// Folds the epoch's samples into the sites' warp accesses and clears them: at the end of
+  /// the block, and when the executor releases a block barrier of a sampled block (an epoch
+  /// ends; see `samples`).
+  void foldSamples();
   /// Adds what the light variant counted in `accum` during the last block to the sites (and
   /// the footprint) and clears it for the next.
   /// Only sites [first, end) can have counts (the kernel's, KernelEntry::timingFirstSite).
@@ -343,6 +361,7 @@ private:
   void addFootprint(SiteStats &site, uint64_t lo, uint64_t size, bool write);
   /// Marks a site's pending run in the footprint and its lowest and highest address.
   void markPending(SiteStats &site, bool write);
+  std::vector<uint64_t> scratch_[4]; // foldSamples: one warp access's words or sectors
   void countDivergence();
   void measureReuse();
   void measurePartialStores();
