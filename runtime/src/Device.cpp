@@ -46,6 +46,7 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
     // operation's floor (the host time of a later call) before this operation has run.
     double ready = std::max(stream.timeline.readyNs.load(), floor);
     stream.timeline.queued = stream.timeline.readyNs.load() > floor;
+    stream.timeline.aheadNs = std::max(0.0, stream.timeline.readyNs.load() - floor);
     for (auto &[other, ticket] : waits) {
       other->queue.waitUntil(ticket);
       ready = std::max(ready, other->timeline.readyNs.load());
@@ -63,6 +64,14 @@ void Device::hostLaunchCall() {
   double step = (profile_.hostLaunchUs + profile_.hostLaunchColdUs * cold) * 1000,
          seen = hostNow_.load();
   while (!hostNow_.compare_exchange_weak(seen, seen + step)) {
+  }
+}
+
+void Device::hostCall(double us) {
+  if (!sim::timingModelOn())
+    return;
+  double seen = hostNow_.load();
+  while (!hostNow_.compare_exchange_weak(seen, seen + us * 1000)) {
   }
 }
 

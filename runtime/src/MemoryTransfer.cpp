@@ -43,11 +43,14 @@ size_t span(size_t pitch, size_t width, size_t height) {
   return height == 0 ? 0 : pitch * (height - 1) + width;
 }
 
-musaError_t submit(Stream &stream, bool async, std::function<void()> op) {
+/// `hostWaits`: a synchronous call the host returns from only once the work is done, in
+/// simulated time too (not so a memset of device memory: see transferSet).
+musaError_t submit(Stream &stream, bool async, std::function<void()> op, bool hostWaits) {
   uint64_t ticket = stream.device->submit(stream, std::move(op));
   if (!async) {
     stream.queue.waitUntil(ticket);
-    stream.device->observe(stream);
+    if (hostWaits)
+      stream.device->observe(stream);
   }
   return musaSuccess;
 }
@@ -64,7 +67,9 @@ void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uin
   if (timeline->queued.load())
     queue = timeline->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
                                                        : sim::CopyQueue::OtherEngine;
-  double ns = copy ? sim::copyNs(p, route, bytes, rows, queue) : sim::memsetNs(p, bytes);
+  const double ahead = timeline->aheadNs.load();
+  double ns = copy ? sim::copyNs(p, route, bytes, rows, queue, ahead)
+                   : sim::memsetNs(p, bytes, rows, ahead);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there
     device->l2.record(0, 0, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
                       device->l2Capacity());
@@ -191,7 +196,9 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
           std::memcpy(line + i * elementSize, &value, elementSize); // little-endian low bytes
       }
     });
-    charge(device, false, sim::CopyRoute::DeviceToDevice, uint64_t(rowBytes) * height);
+    // Rows with gaps between them are written one by one.
+    charge(device, false, sim::CopyRoute::DeviceToDevice, uint64_t(rowBytes) * height,
+           height > 1 && pitch > rowBytes ? height : 1);
   };
   return musaSuccess;
 }
@@ -202,7 +209,7 @@ TransferNodeScope::TransferNodeScope(const std::string &label) : outer_(runningN
 TransferNodeScope::~TransferNodeScope() { runningNode = outer_; }
 
 musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bool async,
-                       bool isCopy, const std::string &label) {
+                       bool isCopy, const std::string &label, bool hostWaits) {
   Runtime &rt = Runtime::get();
   std::shared_ptr<Stream> stream = rt.resolveStream(streamHandle);
   if (!stream)
@@ -215,7 +222,7 @@ musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bo
           [&] { return std::make_unique<TransferWork>(work, label); }, captured);
       e || captured)
     return e;
-  return submit(*stream, async, std::move(work));
+  return submit(*stream, async, std::move(work), hostWaits);
 }
 
 musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -234,9 +241,24 @@ musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t
   std::function<void()> work;
   if (musaError_t e = prepareSet(dst, pitch, unsigned(value), 1, width, height, work))
     return e;
-  return work ? submitWork(std::move(work), streamHandle, async, false,
-                           "memset " + std::to_string(width * height) + " B")
-              : musaSuccess;
+  // CUDA's synchronous memsets are asynchronous to the host unless they write pinned host
+  // or managed memory: the host goes on at once in simulated time (here it still waits for
+  // the bytes, which nothing can tell apart).
+  // The call itself takes the host what the driver's rate of memsets is (the H200: 1.6 us for
+  // those it puts in the command stream, 4.4 us for those it runs as a kernel).
+  auto where = Runtime::get().findDevicePointer(dst);
+  bool hostWaits = !where || where->range.tag == ManagedAllocation;
+  if (!work)
+    return musaSuccess;
+  musaError_t e = submitWork(std::move(work), streamHandle, async, false,
+                             "memset " + std::to_string(width * height) + " B", hostWaits);
+  if (e == musaSuccess && where && (async || !hostWaits)) {
+    const sim::DeviceProfile &p = where->device->profile();
+    where->device->hostCall(double(width) * height > p.memsetInlineBytes && width > 0
+                                ? p.memsetKernelUs
+                                : p.memsetLatencyUs);
+  }
+  return e;
 }
 
 } // namespace musa::rt

@@ -48,9 +48,11 @@ private:
 
 /// Enqueues prepared work on a stream (waiting for it unless `async`), or records it as a
 /// node of `type` labelled `label` if the stream captures (synchronous calls are refused
-/// there: they would wait for work that does not run).
+/// there: they would wait for work that does not run). `hostWaits`: a synchronous call's
+/// host thread is held until the work ends in simulated time as well.
 musaError_t submitWork(std::function<void()> work, musaStream_t stream, bool async,
-                       bool isCopy = true, const std::string &label = "memcpy");
+                       bool isCopy = true, const std::string &label = "memcpy",
+                       bool hostWaits = true);
 
 /// Pitched copy. 1D copies are width = count, height = 1. Returns the error hardware gives
 /// for bad pointers, pitches, kinds and handles; sync copies wait for completion.

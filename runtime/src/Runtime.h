@@ -256,6 +256,9 @@ public:
   /// next starts no earlier (launches issued back to back run at the host's rate when kernels
   /// are shorter than that).
   void hostLaunchCall();
+  /// Another call that submits work and returns before it runs (a memset of device memory):
+  /// the host's simulated time moves on by `us`.
+  void hostCall(double us);
 
 private:
   int ordinal_;

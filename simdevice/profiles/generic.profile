@@ -84,5 +84,7 @@ copy_2d_latency_us = 10
 copy_2d_bandwidth_gbs = 200
 copy_2d_row_ns = 1
 pageable_copy_factor = 0.5
+pageable_d2h_factor = 0.5              # [est] as pageable_copy_factor
+pageable_stage_bytes = 2097152          # [est] the H200's
 peer_bandwidth_gbs = 10
 regs_per_thread = 32

@@ -86,5 +86,7 @@ copy_2d_latency_us = 10                 # [est] no public figure: the H200's pro
 copy_2d_bandwidth_gbs = 77             # [est] as memory bandwidth (H200: 830 of 4800 GB/s)
 copy_2d_row_ns = 1                      # [est]
 pageable_copy_factor = 0.5              # [est]
+pageable_d2h_factor = 0.5              # [est] as pageable_copy_factor
+pageable_stage_bytes = 2097152          # [est] the H200's
 peer_bandwidth_gbs = 25                  # [est] PCIe peer-to-peer
 regs_per_thread = 32                    # [est]

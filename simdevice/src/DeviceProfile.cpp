@@ -181,6 +181,8 @@ const std::map<std::string, Setter> &fields() {
       {"copy_2d_bandwidth_gbs", real(&DeviceProfile::copy2dBandwidthGBs)},
       {"copy_2d_row_ns", real(&DeviceProfile::copy2dRowNs)},
       {"pageable_copy_factor", real(&DeviceProfile::pageableCopyFactor)},
+      {"pageable_d2h_factor", real(&DeviceProfile::pageableD2hFactor)},
+      {"pageable_stage_bytes", real(&DeviceProfile::pageableStageBytes)},
       {"peer_bandwidth_gbs", real(&DeviceProfile::peerBandwidthGBs)},
       {"regs_per_thread", integer(&DeviceProfile::regsPerThread)},
   };
@@ -215,6 +217,10 @@ std::string checkConsistency(const DeviceProfile &p) {
     return "issue_width and the *_lanes fields must be positive";
   if (p.termOverlap < 0 || p.termOverlap > 1)
     return "term_overlap must lie between 0 and 1";
+  if (p.pageableCopyFactor <= 0 || p.pageableD2hFactor <= 0 || p.pageableD2hFactor > 1 ||
+      p.pageableStageBytes < 0)
+    return "pageable_copy_factor and pageable_d2h_factor must be positive (at most 1), "
+           "pageable_stage_bytes not negative";
   if (p.dramEfficiency > 1 || p.pageableCopyFactor > 1 || p.dramScatteredEfficiency > 1 ||
       p.dramScatteredEfficiency < 0 || p.dramWriteEfficiency > 1 || p.dramWriteEfficiency <= 0)
     return "dram_efficiency, dram_write_efficiency, dram_scattered_efficiency and "

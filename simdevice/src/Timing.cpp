@@ -107,19 +107,25 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
 }
 
 double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t rows,
-              CopyQueue queue) {
+              CopyQueue queue, double aheadNs) {
   double gbs = p.hostLinkBandwidthGBs; // GB/s is bytes per nanosecond
   double latency = p.copyLatencyUs * 1000;
   if (route == CopyRoute::HostToDevicePinned || route == CopyRoute::DeviceToHostPinned) {
+    // Queued, its start-up overlaps the work ahead for as long as that work ran on.
     if (queue == CopyQueue::SameEngine)
-      latency = p.copyQueuedUs * 1000;
+      latency = std::max(p.copyQueuedUs * 1000, latency - aheadNs);
     else if (queue == CopyQueue::OtherEngine)
-      latency = p.copySwitchUs * 1000;
+      latency = std::max(p.copySwitchUs * 1000, latency - aheadNs);
   }
   switch (route) {
   case CopyRoute::HostToDevicePageable:
-  case CopyRoute::DeviceToHostPageable:
     gbs *= p.pageableCopyFactor;
+    break;
+  case CopyRoute::DeviceToHostPageable:
+    // The host copies out of a bounce buffer once the GPU has filled it: the first one's
+    // transfer comes before the staged stream (the H200: 1 MB in 133 us, 16 MB in 1.5 ms).
+    latency += std::min(double(bytes), p.pageableStageBytes) / gbs;
+    gbs *= p.pageableD2hFactor;
     break;
   case CopyRoute::DeviceToDevice:
     // Each byte is read, then written.
@@ -147,15 +153,25 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t 
   return latency + double(bytes) / gbs;
 }
 
-double memsetNs(const DeviceProfile &p, uint64_t bytes) {
-  double ns = p.memsetLatencyUs * 1000 +
-              double(bytes) / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
-  // Beyond a few KB the driver launches a memset kernel, which costs what a launch does
-  // however few bytes it writes (the H200: 2-4 KB memsets 1.5-1.6 us each, 6 KB to 4 MB
-  // 4.1-4.8 us, 64 MB 17.7 us: tests/hardware/probes/memset_sizes.h200.txt).
-  if (double(bytes) > p.memsetInlineBytes)
-    ns = std::max(ns, p.memsetKernelUs * 1000);
-  return ns;
+double memsetNs(const DeviceProfile &p, uint64_t bytes, uint64_t rows, double aheadNs) {
+  // A memset streams writes with no reads between them: at the rate a read stream reaches
+  // (the H200: 4.6 TB/s between a 64 KB and a 196 MB memset, memset2d_rows.h200.txt). A
+  // pitched one goes row by row, at least copy_2d_row_ns a row as pitched copies do (64-byte
+  // rows: 48 us for 65536, 0.63 ns each).
+  double write = double(bytes) / (p.memoryBandwidthGBs * p.dramEfficiency);
+  if (rows > 1)
+    write = std::max(write, double(rows) * p.copy2dRowNs);
+  if (double(bytes) <= p.memsetInlineBytes && rows <= 1)
+    return p.memsetLatencyUs * 1000 + write;
+  // Beyond a few KB the driver launches a memset kernel (the H200: 2-4 KB memsets 1.5-1.6 us
+  // each back to back, 6 KB to 4 MB 4.1-4.8 us: memset_sizes.h200.txt). Alone it costs what
+  // an isolated launch does before its writes (6.2-6.9 us for 64 KB to 4 MB, then 4.6 TB/s);
+  // queued behind other work, what of it that work did not hide, at least the launch's
+  // device-side part; and no less than the driver's rate of memset calls (64 MB back to back:
+  // 17.7 us each).
+  double startNs = std::max((p.kernelLaunchUs - p.hostLaunchUs - p.hostLaunchColdUs) * 1000,
+                            p.kernelLaunchUs * 1000 - aheadNs);
+  return std::max(startNs + write, p.memsetKernelUs * 1000);
 }
 
 Engine engineFor(CopyRoute route) {

@@ -609,12 +609,41 @@ TEST(Timing, SharedFloatAtomicsRetryPerRoundAndSerialisePerWord) {
 
 TEST(Timing, MemsetsBeyondAFewKilobytesCostAKernelLaunch) {
   DeviceProfile p = profile("h200");
-  const double perByte = 1 / (p.memoryBandwidthGBs * p.dramWriteEfficiency);
+  const double perByte = 1 / (p.memoryBandwidthGBs * p.dramEfficiency);
   // Up to memset_inline_bytes: the fixed cost and the bytes (the H200: 4 KB in 1.6 us).
   EXPECT_NEAR(memsetNs(p, 4096), p.memsetLatencyUs * 1000 + 4096 * perByte, 0.01);
-  // Beyond: a memset kernel, memset_kernel_us however few bytes (64 KB: 4.4-4.7 us)...
-  EXPECT_NEAR(memsetNs(p, 64 << 10), p.memsetKernelUs * 1000, 0.01);
+  // Beyond: a memset kernel. Alone, an isolated launch before the bytes (the H200: 64 KB in
+  // 6.5 us, 196 MB in 49 us)...
+  EXPECT_NEAR(memsetNs(p, 64 << 10), p.kernelLaunchUs * 1000 + (64 << 10) * perByte, 0.01);
+  EXPECT_NEAR(memsetNs(p, 196608000) / 1000, 49.3, 49.3 * 0.1);
+  // ...queued behind other work, memset_kernel_us however few bytes (64 KB: 4.4-4.7 us)...
+  EXPECT_NEAR(memsetNs(p, 64 << 10, 1, 1e9), p.memsetKernelUs * 1000, 0.01);
   // ...until the bytes take longer (64 MB: 17.7 us).
-  EXPECT_NEAR(memsetNs(p, 64 << 20), p.memsetLatencyUs * 1000 + (64 << 20) * perByte, 0.01);
-  EXPECT_GT(memsetNs(p, 64 << 20), p.memsetKernelUs * 1000);
+  EXPECT_NEAR(memsetNs(p, 64 << 20, 1, 1e9) / 1000, 17.7, 17.7 * 0.1);
+  EXPECT_GT(memsetNs(p, 64 << 20, 1, 1e9), p.memsetKernelUs * 1000);
+  // Queued behind work that ends 1 us after the call, it hides only that much.
+  EXPECT_NEAR(memsetNs(p, 64 << 10, 1, 1000), memsetNs(p, 64 << 10) - 1000, 0.01);
+}
+
+TEST(Timing, PitchedMemsetsGoRowByRow) {
+  DeviceProfile p = profile("h200");
+  // The H200 (memset2d_rows.h200.txt): 64-byte rows in a 512-byte pitch, 65536 of them, 48 us
+  // where the same 4 MB in one piece take 6.9; 3000-byte rows, 8192 of them, 11.4 us either way.
+  EXPECT_NEAR(memsetNs(p, 64 * 65536, 65536) / 1000, 48.0, 48.0 * 0.1);
+  EXPECT_NEAR(memsetNs(p, 64 * 65536) / 1000, 6.9, 6.9 * 0.1);
+  EXPECT_NEAR(memsetNs(p, 3000 * 8192, 8192) / 1000, 11.4, 11.4 * 0.1);
+  EXPECT_NEAR(memsetNs(p, 3000 * 8192, 8192), memsetNs(p, 3000 * 8192), 0.1 * memsetNs(p, 3000 * 8192));
+}
+
+TEST(Timing, PageableDeviceToHostCopiesWaitForTheirFirstBounceBuffer) {
+  DeviceProfile p = profile("h200");
+  auto us = [&](CopyRoute r, uint64_t bytes) { return copyNs(p, r, bytes) / 1000; };
+  // The H200 (pageable_copies.h200.txt): host to device 94 us for 1 MB, 1.3 ms for 16 MB;
+  // device to host 133 us and 1.5 ms: the same rate from 16 MB on, more start-up.
+  EXPECT_NEAR(us(CopyRoute::HostToDevicePageable, 1 << 20), 94, 94 * 0.15);
+  EXPECT_NEAR(us(CopyRoute::HostToDevicePageable, 16 << 20), 1297, 1297 * 0.15);
+  EXPECT_NEAR(us(CopyRoute::DeviceToHostPageable, 1 << 20), 133, 133 * 0.15);
+  EXPECT_NEAR(us(CopyRoute::DeviceToHostPageable, 16 << 20), 1499, 1499 * 0.15);
+  EXPECT_GT(us(CopyRoute::DeviceToHostPageable, 1 << 20),
+            1.2 * us(CopyRoute::HostToDevicePageable, 1 << 20));
 }

@@ -134,7 +134,14 @@ struct DeviceProfile {
   double copy2dLatencyUs = 0;
   double copy2dBandwidthGBs = 0;
   double copy2dRowNs = 0;
-  double pageableCopyFactor = 0;   // pageable copies reach this fraction of pinned bandwidth
+  /// Pageable host memory goes through pinned bounce buffers: host-to-device copies reach
+  /// pageableCopyFactor of the link's bandwidth, device-to-host ones pageableD2hFactor, and a
+  /// device-to-host copy first waits for one bounce buffer of pageableStageBytes (or the whole
+  /// copy, if smaller) to arrive at the link's rate before the host can copy out of it
+  /// (tests/hardware/probes/pageable_copies.h200.txt).
+  double pageableCopyFactor = 0;
+  double pageableD2hFactor = 0;
+  double pageableStageBytes = 0;
   double peerBandwidthGBs = 0;
   int regsPerThread = 0;           // assumed register use per thread (occupancy)
 

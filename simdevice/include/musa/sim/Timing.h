@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <limits>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,9 @@ struct Timeline {
   /// the latest operation ran on (-1: none yet).
   std::atomic<bool> queued{false};
   std::atomic<int> lastEngine{-1};
+  /// How long after the host issued the running operation the work ahead of it ended (0 when
+  /// not queued): the part of its start-up that overlapped that work.
+  std::atomic<double> aheadNs{0};
 };
 
 /// The timeline of the operation running on this host thread (null outside operations).
@@ -109,11 +113,18 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
 enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
                        DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
 enum class CopyQueue { Idle, SameEngine, OtherEngine };
+/// `aheadNs`: how long the work ahead ran on after the host issued the copy; a queued copy's
+/// start-up is at least copy_latency_us less that (by default, all of it overlapped).
 double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1,
-              CopyQueue queue = CopyQueue::Idle);
-/// Simulated duration of a device memset of `bytes`: memset_latency_us, then the bytes at the
-/// memory bandwidth; at least memset_kernel_us beyond memset_inline_bytes.
-double memsetNs(const DeviceProfile &profile, uint64_t bytes);
+              CopyQueue queue = CopyQueue::Idle,
+              double aheadNs = std::numeric_limits<double>::infinity());
+/// Simulated duration of a device memset of `bytes` in `rows` rows (more than one: pitched,
+/// with gaps between them): up to memset_inline_bytes, memset_latency_us and the bytes at the
+/// memory's read-stream rate; beyond, a kernel: kernel_launch_us (only its device-side part
+/// when queued behind work that ran on for `aheadNs` after the host issued it, no less than
+/// kernel_launch_us less that) before the bytes, at least memset_kernel_us.
+double memsetNs(const DeviceProfile &profile, uint64_t bytes, uint64_t rows = 1,
+                double aheadNs = 0);
 Engine engineFor(CopyRoute route);
 
 // ---------------------------------------------------------------------------------------
