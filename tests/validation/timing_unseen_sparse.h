@@ -280,7 +280,11 @@ static void bench_embedding_bag() {
       float want = 0.f;
       for (int k = 0; k < 32; ++k) want += table[size_t(ind[size_t(bag) * 32 + k]) * dim + c];
       float got = out[size_t(bag) * dim + c];
-      if (got != want) { fail("embedding_bag", cfg, long(bag) * dim + c, got, want); bag = bags; break; }
+      if (got != want) {
+        fail("embedding_bag", cfg, long(bag) * dim + c, got, want);
+        bag = bags;
+        break;
+      }
     }
   report("embedding_bag", cfg, time_median(op));
   CHECK(musaFree(dt));
@@ -377,7 +381,9 @@ static void bench_gemv_dp4a() {
   CHECK(musaMalloc(&dy, size_t(rows) * 4));
   CHECK(musaMemcpy(dw, w.data(), w.size(), musaMemcpyHostToDevice));
   CHECK(musaMemcpy(dx, x.data(), size_t(cols), musaMemcpyHostToDevice));
-  auto op = [&] { gemv_dp4a<<<rows / 8, 256>>>((const int4 *)dw, (const int4 *)dx, dy, rows, cols); };
+  auto op = [&] {
+    gemv_dp4a<<<rows / 8, 256>>>((const int4 *)dw, (const int4 *)dx, dy, rows, cols);
+  };
   warm(op);
   std::vector<int> y(rows);
   CHECK(musaMemcpy(y.data(), dy, size_t(rows) * 4, musaMemcpyDeviceToHost));

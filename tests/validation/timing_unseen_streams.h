@@ -42,7 +42,8 @@ static void bench_memcpy_async_d2h() {
   CHECK(musaMallocHost((void **)&host, max_bytes));
   CHECK(musaMalloc(&dev, max_bytes));
   std::vector<unsigned char> src(max_bytes);
-  for (size_t i = 0; i < max_bytes; ++i) src[i] = (unsigned char)(hash_u32(unsigned(i / 4)) >> (8 * (i % 4)));
+  for (size_t i = 0; i < max_bytes; ++i)
+    src[i] = (unsigned char)(hash_u32(unsigned(i / 4)) >> (8 * (i % 4)));
   CHECK(musaMemcpy(dev, src.data(), max_bytes, musaMemcpyHostToDevice));
   for (size_t bytes : {size_t(64) << 10, size_t(4) << 20, size_t(64) << 20}) {
     char cfg[64];
@@ -50,10 +51,11 @@ static void bench_memcpy_async_d2h() {
     std::memset(host, 0, bytes);
     auto op = [&] { CHECK(musaMemcpyAsync(host, dev, bytes, musaMemcpyDeviceToHost, 0)); };
     warm(op);
-    for (size_t i = 0; i < bytes; i += 61)
-      if (host[i] != src[i]) { fail("memcpy_async_d2h", cfg, long(i), host[i], src[i]); break; }
-    if (host[bytes - 1] != src[bytes - 1])
-      fail("memcpy_async_d2h", cfg, long(bytes - 1), host[bytes - 1], src[bytes - 1]);
+    long bad = -1;
+    for (size_t i = 0; i < bytes && bad < 0; i += 61)
+      if (host[i] != src[i]) bad = long(i);
+    if (bad < 0 && host[bytes - 1] != src[bytes - 1]) bad = long(bytes - 1);
+    if (bad >= 0) fail("memcpy_async_d2h", cfg, bad, host[bad], src[bad]);
     report("memcpy_async_d2h", cfg, time_median(op));
   }
   CHECK(musaFreeHost(host));
@@ -71,9 +73,11 @@ static void bench_memset_large() {
   warm(op);
   std::vector<unsigned char> back(bytes);
   CHECK(musaMemcpy(back.data(), dev, bytes, musaMemcpyDeviceToHost));
-  for (size_t i = 0; i < bytes; i += 4093)
-    if (back[i] != 0x5a) { fail("memset_large", cfg, long(i), back[i], 0x5a); break; }
-  if (back[bytes - 1] != 0x5a) fail("memset_large", cfg, long(bytes - 1), back[bytes - 1], 0x5a);
+  long bad = -1;
+  for (size_t i = 0; i < bytes && bad < 0; i += 4093)
+    if (back[i] != 0x5a) bad = long(i);
+  if (bad < 0 && back[bytes - 1] != 0x5a) bad = long(bytes - 1);
+  if (bad >= 0) fail("memset_large", cfg, bad, back[bad], 0x5a);
   report("memset_large", cfg, time_median(op));
   CHECK(musaFree(dev));
 }
