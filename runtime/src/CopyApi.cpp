@@ -103,7 +103,11 @@ musaError_t copy3D(const musaMemcpy3DParms *p, musaStream_t stream, bool async) 
   std::function<void()> work;
   if (musaError_t e = prepareCopy3D(p, work))
     return e;
-  return work ? submitWork(std::move(work), stream, async) : musaSuccess;
+  bool hostWaits = p->kind != musaMemcpyDeviceToDevice &&
+                   (p->srcArray || p->dstArray ||
+                    hostWaitsForCopy(p->dstPtr.ptr, p->srcPtr.ptr, p->kind));
+  return work ? submitWork(std::move(work), stream, async, true, "memcpy", hostWaits)
+              : musaSuccess;
 }
 
 musaError_t copyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,

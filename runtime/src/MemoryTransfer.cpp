@@ -49,8 +49,9 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op, bool ho
   uint64_t ticket = stream.device->submit(stream, std::move(op));
   if (!async) {
     stream.queue.waitUntil(ticket);
-    if (hostWaits)
-      stream.device->observe(stream);
+    if (hostWaits) // the host resumes sync_return_us after the work ends
+      stream.device->observe(stream.timeline.readyNs.load() +
+                             stream.device->profile().syncReturnUs * 1000);
   }
   return musaSuccess;
 }
@@ -225,6 +226,15 @@ musaError_t submitWork(std::function<void()> work, musaStream_t streamHandle, bo
   return submit(*stream, async, std::move(work), hostWaits);
 }
 
+bool hostWaitsForCopy(const void *dst, const void *src, musaMemcpyKind kind) {
+  if (kind == musaMemcpyDeviceToDevice)
+    return false;
+  Runtime &rt = Runtime::get();
+  auto to = rt.findDevicePointer(dst), from = rt.findDevicePointer(src);
+  return !(to && from && to->range.tag != ManagedAllocation &&
+           from->range.tag != ManagedAllocation);
+}
+
 musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitch,
                          size_t width, size_t height, musaMemcpyKind kind,
                          musaStream_t streamHandle, bool async) {
@@ -232,7 +242,8 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
   if (musaError_t e = prepareCopy(dst, dpitch, src, spitch, width, height, kind, work))
     return e;
   return work ? submitWork(std::move(work), streamHandle, async, true,
-                           "memcpy " + std::to_string(width * height) + " B")
+                           "memcpy " + std::to_string(width * height) + " B",
+                           hostWaitsForCopy(dst, src, kind))
               : musaSuccess;
 }
 

@@ -46,6 +46,11 @@ private:
   const std::string *outer_;
 };
 
+/// Whether a synchronous copy holds the host until it ends: not from device memory to device
+/// memory (CUDA performs no host-side synchronisation there; the simulator still waits for
+/// the bytes, which nothing can tell apart, but the host goes on at once in simulated time).
+bool hostWaitsForCopy(const void *dst, const void *src, musaMemcpyKind kind);
+
 /// Enqueues prepared work on a stream (waiting for it unless `async`), or records it as a
 /// node of `type` labelled `label` if the stream captures (synchronous calls are refused
 /// there: they would wait for work that does not run). `hostWaits`: a synchronous call's

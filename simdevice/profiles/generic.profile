@@ -75,6 +75,7 @@ host_launch_warmup_calls = 26
 event_record_us = 1.3
 graph_kernel_node_us = 0.7
 copy_latency_us = 10
+sync_return_us = 4.5                    # [est] the H200's
 copy_queued_us = 3.2
 copy_switch_us = 6.2
 memset_latency_us = 1.5

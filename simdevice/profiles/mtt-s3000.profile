@@ -77,6 +77,7 @@ host_launch_warmup_calls = 26           # [est] as the H200 (a property of the h
 event_record_us = 1.1                   # [est] the H200's ratio to kernel_launch_us
 graph_kernel_node_us = 0.55             # [est] the H200's ratio to kernel_launch_us (0.8 of 5.8)
 copy_latency_us = 10                    # [est]
+sync_return_us = 4.5                    # [est] the H200's
 copy_queued_us = 3.2                     # [est] the H200's probe figures in the same proportion to copy_latency_us
 copy_switch_us = 6.2                     # [est]
 memset_latency_us = 1.1                 # [est] the H200's ratio to kernel_launch_us

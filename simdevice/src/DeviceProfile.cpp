@@ -175,6 +175,7 @@ const std::map<std::string, Setter> &fields() {
       {"memset_kernel_us", real(&DeviceProfile::memsetKernelUs)},
       {"memset_inline_bytes", real(&DeviceProfile::memsetInlineBytes)},
       {"copy_latency_us", real(&DeviceProfile::copyLatencyUs)},
+      {"sync_return_us", real(&DeviceProfile::syncReturnUs)},
       {"copy_queued_us", real(&DeviceProfile::copyQueuedUs)},
       {"copy_switch_us", real(&DeviceProfile::copySwitchUs)},
       {"copy_2d_latency_us", real(&DeviceProfile::copy2dLatencyUs)},

@@ -2,7 +2,8 @@
 """Two-fold check of the timing model's fitted constants.
 
 The H200 suites together (timing_suite.mu, timing_mechanisms.mu, timing_workloads.mu,
-timing_holdout.mu, timing_fresh.mu and timing_blind.mu, 195 configurations) are split in two halves (alternate configurations in file
+timing_holdout.mu, timing_fresh.mu, timing_blind.mu and timing_unseen.mu, 224 configurations) are
+split in two halves (alternate configurations in file
 order). The kernel constants marked [fit] in simdevice/profiles/h200.profile (kernel_launch_us,
 term_overlap) are fitted on one half by a grid search (the lowest mean absolute percentage
 error there) and the result is scored on the other half, then the halves swap. Each score is
@@ -73,12 +74,13 @@ def main():
     measured.update(read(os.path.join(here, "h200_holdout_reference.txt")))
     measured.update(read(os.path.join(here, "h200_fresh_reference.txt")))
     measured.update(read(os.path.join(here, "h200_blind_reference.txt")))
+    measured.update(read(os.path.join(here, "h200_unseen_reference.txt")))
     keys = list(measured)
     halves = [keys[0::2], keys[1::2]]
     base = open(os.path.join(top, "simdevice", "profiles", "h200.profile")).read()
     programs = [os.path.join(build, "tests", "validation", p)
                 for p in ("timing_suite", "timing_mechanisms", "timing_workloads",
-                          "timing_holdout", "timing_fresh", "timing_blind")]
+                          "timing_holdout", "timing_fresh", "timing_blind", "timing_unseen")]
     env = dict(os.environ, MUSA_SIM_TIMING="model", MUSA_SIM_WORKERS="1")
     runs = []
     names = list(GRID)

@@ -124,6 +124,10 @@ struct DeviceProfile {
   double memsetLatencyUs = 0;
   double memsetKernelUs = 0, memsetInlineBytes = 0;
   double copyLatencyUs = 0;
+  /// A synchronous copy or memset returns to the host this long after it ends (the host's
+  /// wake-up from its wait): what separates it from an asynchronous one between two events
+  /// (tests/hardware/probes/async_copies.h200.txt).
+  double syncReturnUs = 0;
   /// A pinned host copy the host queued behind its stream's previous operation: the copy
   /// engine's own cost per copy when that operation ran on the same engine, and when it ran
   /// on another (the other direction's engine, or the SMs) and the stream hands over
