@@ -50,6 +50,26 @@ bool fusedIntoAdd(Instruction &I) {
                   user->getOpcode() == Instruction::FSub) && user->hasAllowContract();
 }
 
+/// A byte dot product as the headers write __dp4a (and __dp2a): the sum of a product of two
+/// extended <4 x i8> (or <2 x i16>) vectors. GPUs run it, with the add of its accumulator,
+/// as one IDP4A on the multiply-add pipe: the multiply counts as that instruction, the sum
+/// and the add nothing.
+bool isDotProductSum(const Value *V) {
+  auto *sum = dyn_cast<IntrinsicInst>(V);
+  if (!sum || sum->getIntrinsicID() != Intrinsic::vector_reduce_add)
+    return false;
+  auto *mul = dyn_cast<BinaryOperator>(sum->getArgOperand(0));
+  if (!mul || mul->getOpcode() != Instruction::Mul || !mul->hasOneUse())
+    return false;
+  return all_of(mul->operands(), [](const Value *op) {
+    auto *ext = dyn_cast<CastInst>(op);
+    if (!ext || !(isa<SExtInst>(ext) || isa<ZExtInst>(ext)))
+      return false;
+    auto *from = dyn_cast<FixedVectorType>(ext->getSrcTy());
+    return from && from->getScalarSizeInBits() * from->getNumElements() <= 32;
+  });
+}
+
 bool isHalfType(Type *T) { return T->getScalarType()->isHalfTy() || T->getScalarType()->isBFloatTy(); }
 
 bool isHalfArithmeticOpcode(const Instruction &I) {
@@ -152,7 +172,9 @@ void classify(Instruction &I, Counts &c) {
       isa<AddrSpaceCastInst>(I) || isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I) ||
       isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) || isa<FreezeInst>(I) ||
       isa<ZExtInst>(I) || isa<SExtInst>(I) || isa<TruncInst>(I) || // folded into addressing
-      fusedIntoAdd(I) ||
+      fusedIntoAdd(I) || isDotProductSum(&I) ||
+      (I.getOpcode() == Instruction::Add &&
+       (isDotProductSum(I.getOperand(0)) || isDotProductSum(I.getOperand(1)))) ||
       isa<ReturnInst>(I) || isa<UnreachableInst>(I) || I.isDebugOrPseudoInst() ||
       I.isLifetimeStartOrEnd() || isa<LoadInst>(I) || isa<StoreInst>(I) ||
       isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || isa<FenceInst>(I))

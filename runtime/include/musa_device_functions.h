@@ -494,21 +494,27 @@ __MUSA_DEV unsigned int __fns(unsigned int mask, unsigned int base, int offset) 
   return 0xffffffffu;
 }
 /* Four-way byte and two-way half-word dot products with a 32-bit accumulate (dp4a, dp2a). */
+/* dp4a: written as the sum of a product of two widened byte vectors, which the timing model
+ * counts as the one IDP4A a GPU runs (InstrumentTiming.cpp, isDotProductSum). */
+typedef signed char __musa_s8x4 __attribute__((ext_vector_type(4)));
+typedef unsigned char __musa_u8x4 __attribute__((ext_vector_type(4)));
+typedef int __musa_s32x4 __attribute__((ext_vector_type(4)));
+typedef unsigned int __musa_u32x4 __attribute__((ext_vector_type(4)));
 __MUSA_DEV int __dp4a(int a, int b, int c) {
-  for (int i = 0; i < 4; ++i)
-    c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
-  return c;
+  return c + __builtin_reduce_add(
+                 __builtin_convertvector(__builtin_bit_cast(__musa_s8x4, a), __musa_s32x4) *
+                 __builtin_convertvector(__builtin_bit_cast(__musa_s8x4, b), __musa_s32x4));
 }
 __MUSA_DEV unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
-  for (int i = 0; i < 4; ++i)
-    c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
-  return c;
+  return c + __builtin_reduce_add(
+                 __builtin_convertvector(__builtin_bit_cast(__musa_u8x4, a), __musa_u32x4) *
+                 __builtin_convertvector(__builtin_bit_cast(__musa_u8x4, b), __musa_u32x4));
 }
 __MUSA_DEV int __dp4a(char4 a, char4 b, int c) {
-  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  return __dp4a(__builtin_bit_cast(int, a), __builtin_bit_cast(int, b), c);
 }
 __MUSA_DEV unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
-  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  return __dp4a(__builtin_bit_cast(unsigned int, a), __builtin_bit_cast(unsigned int, b), c);
 }
 /* dp2a: a's two 16-bit halves times two bytes of b, the low (bytes 0-1) or high (2-3) pair. */
 #define __MUSA_DP2A(name, T, H, B, shift)                                                         \
