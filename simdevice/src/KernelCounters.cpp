@@ -465,6 +465,8 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
     siteDirty.assign(n, 0);
     untraced.assign(n, 0);
     storeCover.clear();
+    epoch_ = 0, epochStride_ = 1, sampledAtStride_ = 0, epochSampled_ = true;
+    windowStart_ = 0, windowLength_ = 1, windowPick_ = 0;
     threadBlockCounts.assign(size_t(threads) * blockCount, 0);
     sectorTrace.clear();
     sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
@@ -477,6 +479,14 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
 }
 
 namespace {
+uint32_t hash_u32(uint32_t x) { // a 32-bit integer mix (splitmix-like)
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  return x ^ (x >> 16);
+}
+
 /// Sorts one warp's addresses, which lanes usually give in order already.
 void sortLanes(std::vector<uint64_t> &values) {
   if (!std::is_sorted(values.begin(), values.end()))
@@ -579,6 +589,12 @@ uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
 }
 
 void BlockCounters::foldSamples() {
+  // A sampled epoch stands for the epochs of its window: every epoch is sampled (windows of
+  // one) until EpochsPerStride have been, then one in each window of two, of four, ... (a
+  // block with hundreds of barriers records a bounded number of epochs), at a place in the
+  // window drawn from a hash of where it starts, so that a pattern that repeats every few
+  // barriers (a sorting network's partner distances) is not always caught at one phase.
+  const uint64_t w = windowLength_;
   std::vector<uint64_t> &global = scratch_[0], &shared = scratch_[1];
   std::vector<uint64_t> &warpAtomics = scratch_[2], &blockWords = scratch_[3];
   for (uint32_t site : dirtySites) {
@@ -600,12 +616,12 @@ void BlockCounters::foldSamples() {
           if (a - sharedBase < sharedSize) {
             for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
               shared.push_back(w);
-            ++s.sharedLanes;
+            s.sharedLanes += w;
             continue;
           }
           for (uintptr_t sec = a / 32; sec <= (a + size - 1) / 32; ++sec)
             global.push_back(sec);
-          ++s.globalLanes;
+          s.globalLanes += w;
           if (s.info & abi::AccessAtomic)
             atomics.push_back(a), warpAtomics.push_back(a);
           else if (s.info & abi::AccessConstant)
@@ -620,34 +636,41 @@ void BlockCounters::foldSamples() {
         }
         if (!warpAtomics.empty()) {
           if (s.info & abi::AccessAtomic)
-            s.sameAddressLanes += sameAddressLanes(warpAtomics);
-          s.addressRequests += warpSectors(warpAtomics); // distinct addresses
+            s.sameAddressLanes += w * sameAddressLanes(warpAtomics);
+          s.addressRequests += w * warpSectors(warpAtomics); // distinct addresses
         }
         if (!global.empty()) {
-          ++s.globalWarps, s.sectors += warpSectors(global);
+          s.globalWarps += w, s.sectors += w * warpSectors(global);
           uint64_t lines = warpLines(global);
-          s.lines += lines;
-          s.scatteredLines += scatteredLines(global, lines);
+          s.lines += w * lines;
+          s.scatteredLines += w * scatteredLines(global, lines);
         }
         if (!shared.empty()) {
           if (sharedCas) {
             blockWords.insert(blockWords.end(), shared.begin(), shared.end());
-            s.sharedCasRounds += busiestWordLanes(shared);
+            s.sharedCasRounds += w * busiestWordLanes(shared);
           }
-          ++s.sharedWarps, s.wavefronts += warpWavefronts(shared);
+          s.sharedWarps += w, s.wavefronts += w * warpWavefronts(shared);
         }
       }
       if (!blockWords.empty()) {
         std::sort(blockWords.begin(), blockWords.end());
-        ++s.sharedCasBlockSamples;
+        s.sharedCasBlockSamples += w;
         s.sharedCasBlockWords +=
-            std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin();
+            w * uint64_t(std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin());
       }
     }
     std::fill_n(instance.begin() + size_t(site) * threads, threads, 0);
     siteDirty[site] = 0;
   }
   dirtySites.clear();
+  if (epochSampled_ && ++sampledAtStride_ == EpochsPerStride)
+    epochStride_ *= 2, sampledAtStride_ = 0;
+  if (++epoch_ == windowStart_ + windowLength_) {
+    windowStart_ = epoch_, windowLength_ = epochStride_;
+    windowPick_ = hash_u32(epoch_ * 0x9e3779b9u) % windowLength_;
+  }
+  epochSampled_ = epoch_ - windowStart_ == windowPick_;
 }
 
 void BlockCounters::end() {
@@ -763,6 +786,10 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     }
   }
   if (b->sampling) {
+    if (!b->epochSampled()) {
+      b->untraced[site] = 1; // a store's sectors are no longer all traced
+      return;
+    }
     uint8_t &k = b->instance[size_t(site) * b->threads + t];
     if (k < BlockCounters::Samples) {
       b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;

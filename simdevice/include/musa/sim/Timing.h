@@ -350,6 +350,8 @@ struct BlockCounters {
   /// the block, and when the executor releases a block barrier of a sampled block (an epoch
   /// ends; see `samples`).
   void foldSamples();
+  /// Whether the running barrier epoch's accesses are recorded (see foldSamples).
+  bool epochSampled() const { return epochSampled_; }
   /// Adds what the light variant counted in `accum` during the last block to the sites (and
   /// the footprint) and clears it for the next.
   /// Only sites [first, end) can have counts (the kernel's, KernelEntry::timingFirstSite).
@@ -373,6 +375,10 @@ private:
   /// Marks a site's pending run in the footprint and its lowest and highest address.
   void markPending(SiteStats &site, bool write);
   std::vector<uint64_t> scratch_[4]; // foldSamples: one warp access's words or sectors
+  static constexpr uint32_t EpochsPerStride = 32;
+  uint32_t epoch_ = 0, epochStride_ = 1, sampledAtStride_ = 0;
+  uint32_t windowStart_ = 0, windowLength_ = 1, windowPick_ = 0;
+  bool epochSampled_ = true;
   void countDivergence();
   void measureReuse();
   void measurePartialStores();
