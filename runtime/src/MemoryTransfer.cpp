@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace musa::rt {
 
@@ -65,10 +66,15 @@ void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uin
   const sim::DeviceProfile &p = device->profile();
   sim::Engine engine = copy ? sim::engineFor(route) : sim::Engine::Compute;
   sim::CopyQueue queue = sim::CopyQueue::Idle;
-  if (timeline->queued.load())
+  if (runningNode)
+    queue = sim::CopyQueue::GraphNode;
+  else if (timeline->queued.load())
     queue = timeline->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
                                                        : sim::CopyQueue::OtherEngine;
-  const double ahead = timeline->aheadNs.load();
+  // A graph's copy and memset nodes are on the GPU with the rest of the graph: nothing of
+  // their start-up is the host's.
+  const double ahead =
+      runningNode ? std::numeric_limits<double>::infinity() : timeline->aheadNs.load();
   double ns = copy ? sim::copyNs(p, route, bytes, rows, queue, ahead)
                    : sim::memsetNs(p, bytes, rows, ahead);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there

@@ -625,6 +625,24 @@ TEST(Timing, MemsetsBeyondAFewKilobytesCostAKernelLaunch) {
   EXPECT_NEAR(memsetNs(p, 64 << 10, 1, 1000), memsetNs(p, 64 << 10) - 1000, 0.01);
 }
 
+TEST(Timing, DeviceCopiesInAGraphCostOnlyTheLaunchsDeviceSide) {
+  DeviceProfile p = profile("h200");
+  // On a stream a device-to-device copy costs an isolated launch even when queued (four
+  // async copies back to back: 36 us on the H200); as a graph node only the device side
+  // (a replayed graph of a copy, a memset and two kernels: 8 us a replay).
+  const uint64_t bytes = 1 << 20;
+  const double data = copyNs(p, CopyRoute::DeviceToDevice, bytes, 1, CopyQueue::Idle) -
+                      p.kernelLaunchUs * 1000;
+  EXPECT_GT(data, 0);
+  EXPECT_NEAR(copyNs(p, CopyRoute::DeviceToDevice, bytes, 1, CopyQueue::SameEngine),
+              p.kernelLaunchUs * 1000 + data, 0.01);
+  EXPECT_NEAR(copyNs(p, CopyRoute::DeviceToDevice, bytes, 1, CopyQueue::GraphNode),
+              (p.kernelLaunchUs - p.hostLaunchUs - p.hostLaunchColdUs) * 1000 + data, 0.01);
+  // A pinned copy node starts at the copy engine's own cost.
+  EXPECT_NEAR(copyNs(p, CopyRoute::HostToDevicePinned, 0, 1, CopyQueue::GraphNode),
+              p.copyQueuedUs * 1000, 0.01);
+}
+
 TEST(Timing, PitchedMemsetsGoRowByRow) {
   DeviceProfile p = profile("h200");
   // The H200 (memset2d_rows.h200.txt): 64-byte rows in a 512-byte pitch, 65536 of them, 48 us

@@ -109,10 +109,12 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
 /// its own start-up, then the slower of the bytes at copy_2d_bandwidth_gbs (and the link's
 /// rate) and copy_2d_row_ns per row.
 /// A pinned host copy queued behind its timeline's previous operation (CopyQueue::SameEngine,
-/// ::OtherEngine) starts at copy_queued_us or copy_switch_us instead of copy_latency_us.
+/// ::OtherEngine) starts at copy_queued_us or copy_switch_us instead of copy_latency_us; a
+/// copy node of a graph (::GraphNode) at copy_queued_us, or for a device-to-device copy the
+/// device-side part of a launch (kernel_launch_us less the host's share).
 enum class CopyRoute { HostToDevicePinned, HostToDevicePageable, DeviceToHostPinned,
                        DeviceToHostPageable, DeviceToDevice, Peer, HostToHost };
-enum class CopyQueue { Idle, SameEngine, OtherEngine };
+enum class CopyQueue { Idle, SameEngine, OtherEngine, GraphNode };
 /// `aheadNs`: how long the work ahead ran on after the host issued the copy; a queued copy's
 /// start-up is at least copy_latency_us less that (by default, all of it overlapped).
 double copyNs(const DeviceProfile &profile, CopyRoute route, uint64_t bytes, uint64_t rows = 1,
