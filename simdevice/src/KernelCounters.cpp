@@ -614,8 +614,8 @@ void BlockCounters::foldSamples() {
           uintptr_t a = row[t] - 1;
           row[t] = 0;
           if (a - sharedBase < sharedSize) {
-            for (uintptr_t w = a / 4; w <= (a + size - 1) / 4; ++w)
-              shared.push_back(w);
+            for (uintptr_t word = a / 4; word <= (a + size - 1) / 4; ++word)
+              shared.push_back(word);
             s.sharedLanes += w;
             continue;
           }
