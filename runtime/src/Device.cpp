@@ -45,7 +45,6 @@ uint64_t Device::submit(Stream &stream, std::function<void()> op) {
     // this stream's earlier ticket reads its timeline meanwhile, and must not see this
     // operation's floor (the host time of a later call) before this operation has run.
     double ready = std::max(stream.timeline.readyNs.load(), floor);
-    stream.timeline.queued = stream.timeline.readyNs.load() > floor;
     stream.timeline.aheadNs = std::max(0.0, stream.timeline.readyNs.load() - floor);
     for (auto &[other, ticket] : waits) {
       other->queue.waitUntil(ticket);

@@ -68,7 +68,7 @@ void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uin
   sim::CopyQueue queue = sim::CopyQueue::Idle;
   if (runningNode)
     queue = sim::CopyQueue::GraphNode;
-  else if (timeline->queued.load())
+  else if (timeline->aheadNs.load() > 0)
     queue = timeline->lastEngine.load() == int(engine) ? sim::CopyQueue::SameEngine
                                                        : sim::CopyQueue::OtherEngine;
   // A graph's copy and memset nodes are on the GPU with the rest of the graph: nothing of
@@ -271,9 +271,8 @@ musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t
                              "memset " + std::to_string(width * height) + " B", hostWaits);
   if (e == musaSuccess && where && (async || !hostWaits)) {
     const sim::DeviceProfile &p = where->device->profile();
-    where->device->hostCall(double(width) * height > p.memsetInlineBytes && width > 0
-                                ? p.memsetKernelUs
-                                : p.memsetLatencyUs);
+    where->device->hostCall(double(width) * height > p.memsetInlineBytes ? p.memsetKernelUs
+                                                                          : p.memsetLatencyUs);
   }
   return e;
 }

@@ -106,6 +106,13 @@ double chargeCurrent(DeviceClock &clock, Engine engine, double durationNs, doubl
   return start;
 }
 
+namespace {
+/// What of an isolated launch's kernel_launch_us is the device's, not the host's call.
+double launchDeviceSideNs(const DeviceProfile &p) {
+  return (p.kernelLaunchUs - p.hostLaunchUs - p.hostLaunchColdUs) * 1000;
+}
+} // namespace
+
 double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t rows,
               CopyQueue queue, double aheadNs) {
   double gbs = p.hostLinkBandwidthGBs; // GB/s is bytes per nanosecond
@@ -134,7 +141,7 @@ double copyNs(const DeviceProfile &p, CopyRoute route, uint64_t bytes, uint64_t 
     // launch's device-side part (a replayed graph of a copy, a memset and two kernels: 8 us).
     gbs = p.memoryBandwidthGBs / (1 / p.dramEfficiency + 1 / p.dramWriteEfficiency);
     latency = queue == CopyQueue::GraphNode
-                  ? (p.kernelLaunchUs - p.hostLaunchUs - p.hostLaunchColdUs) * 1000
+                  ? launchDeviceSideNs(p)
                   : p.kernelLaunchUs * 1000;
     break;
   case CopyRoute::Peer:
@@ -174,8 +181,7 @@ double memsetNs(const DeviceProfile &p, uint64_t bytes, uint64_t rows, double ah
   // queued behind other work, what of it that work did not hide, at least the launch's
   // device-side part; and no less than the driver's rate of memset calls (64 MB back to back:
   // 17.7 us each).
-  double startNs = std::max((p.kernelLaunchUs - p.hostLaunchUs - p.hostLaunchColdUs) * 1000,
-                            p.kernelLaunchUs * 1000 - aheadNs);
+  double startNs = std::max(launchDeviceSideNs(p), p.kernelLaunchUs * 1000 - aheadNs);
   return std::max(startNs + write, p.memsetKernelUs * 1000);
 }
 

@@ -40,14 +40,12 @@ struct Timeline {
   /// event_record_us after its stamp (hidden behind the host's launch call when the GPU was
   /// idle; a kernel queued behind it waits).
   std::atomic<double> kernelFloorNs{0};
-  /// Whether the operation running now was queued: issued before the one ahead of it on
-  /// this timeline had finished (its start is the timeline's, not the host's). And the engine
-  /// the latest operation ran on (-1: none yet).
-  std::atomic<bool> queued{false};
-  std::atomic<int> lastEngine{-1};
-  /// How long after the host issued the running operation the work ahead of it ended (0 when
-  /// not queued): the part of its start-up that overlapped that work.
+  /// How long after the host issued the running operation the work ahead of it on this
+  /// timeline ended: more than 0 when it was queued (its start is the timeline's, not the
+  /// host's), and the part of its start-up that overlapped that work. And the engine the
+  /// latest operation ran on (-1: none yet).
   std::atomic<double> aheadNs{0};
+  std::atomic<int> lastEngine{-1};
 };
 
 /// The timeline of the operation running on this host thread (null outside operations).
