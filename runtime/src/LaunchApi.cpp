@@ -200,6 +200,7 @@ void PreparedLaunch::run(bool graphNode) const {
   if (!counters)
     return;
   counters->settled();
+  counters->finishSampling();
   sim::ReportRow row;
   auto [lo, hi] = counters->footprintRange();
   const double capacity = device->l2Capacity();
@@ -234,6 +235,7 @@ void PreparedLaunch::run(bool graphNode) const {
     row.block = launch.block;
     row.exec = sim::execModeName(launch.cooperative ? sim::ExecMode::Fibers
                                                     : sim::execModeFor(*launch.kernel));
+    row.samplesReused = counters->reusesSamples();
     reportId = sim::reportOperation(std::move(row));
   }
   if (backend::mode() == backend::Mode::Diff)

@@ -2,6 +2,8 @@
 // blocks' coalescing and divergence, and the memory hook the full variant calls.
 #include "musa/sim/Timing.h"
 
+#include "SampleMemo.h"
+
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
@@ -92,7 +94,9 @@ KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
   // and 16.43%, Spearman unchanged).
   uint64_t blocks = launch.grid.count();
   int wanted = int(std::clamp<uint64_t>(blocks / 2048, 1, MaxSamples));
-  samples_ = sampledBlocks(launch.grid, wanted, sampled_);
+  memoKey_ = sampleMemoKey(launch);
+  reused_ = sampleMemoReuse(memoKey_);
+  samples_ = reused_ ? 0 : sampledBlocks(launch.grid, wanted, sampled_);
   published_.store(true, std::memory_order_release);
 }
 
@@ -356,11 +360,21 @@ KernelCounters::FootprintSectors KernelCounters::footprintSectors(unsigned granu
 std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
   uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
-  if (lo > hi || lo >= words_)
-    return {0, 0};
   const uint64_t wordBytes = 64 * 32; // one bit per 32-byte sector
-  uintptr_t base = uintptr_t(base_);
-  return {base + lo * wordBytes, base + std::min(hi + 1, words_) * wordBytes};
+  const uintptr_t base = uintptr_t(base_), end = base + words_ * wordBytes;
+  uintptr_t first = ~uintptr_t(0), last = 0;
+  if (lo <= hi && lo < words_)
+    first = base + lo * wordBytes, last = base + std::min(hi + 1, words_) * wordBytes;
+  // With the ranges of sites whose blocks were too spread out to mark the bitmaps (a tile
+  // per block: rows far apart), which otherwise only the sampled blocks would stand for.
+  for (const SiteStats &s : sites)
+    if (s.sparseExecs && s.lowest < s.highest && s.lowest < end && s.highest > base) {
+      first = std::min<uintptr_t>(first, std::max<uintptr_t>(s.lowest, base));
+      last = std::max<uintptr_t>(last, std::min<uintptr_t>(s.highest, end));
+    }
+  if (first >= last)
+    return {0, 0};
+  return {first, last};
 }
 
 void KernelCounters::merge(const BlockCounters &block) {
@@ -385,22 +399,28 @@ void KernelCounters::merge(const BlockCounters &block) {
     const SiteStats &b = blockSites[i];
     s.info |= b.info;
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
-    s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
-    s.lines += b.lines, s.scatteredLines += b.scatteredLines;
-    s.addressRequests += b.addressRequests;
-    s.sameAddressLanes += b.sameAddressLanes;
     s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
-    s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
-    s.wavefronts += b.wavefronts;
-    s.sharedCasRounds += b.sharedCasRounds;
-    s.sharedCasBlockSamples += b.sharedCasBlockSamples;
-    s.sharedCasBlockWords += b.sharedCasBlockWords;
-    s.localExtent = std::max(s.localExtent, b.localExtent);
+    addSampledFields(s, b);
   }
   for (uintptr_t a : block.atomics)
     if (atomicAddresses_.size() < 1u << 16)
       atomicAddresses_.insert(a);
+  if (block.sampling && !memoKey_.empty())
+    recorded_.add(block);
+}
+
+void addSampledFields(SiteStats &s, const SiteStats &b) {
+  s.globalWarps += b.globalWarps, s.globalLanes += b.globalLanes, s.sectors += b.sectors;
+  s.lines += b.lines, s.scatteredLines += b.scatteredLines;
+  s.addressRequests += b.addressRequests;
+  s.sameAddressLanes += b.sameAddressLanes;
+  s.sharedWarps += b.sharedWarps, s.sharedLanes += b.sharedLanes;
+  s.wavefronts += b.wavefronts;
+  s.sharedCasRounds += b.sharedCasRounds;
+  s.sharedCasBlockSamples += b.sharedCasBlockSamples;
+  s.sharedCasBlockWords += b.sharedCasBlockWords;
+  s.localExtent = std::max(s.localExtent, b.localExtent);
 }
 
 void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,

@@ -127,10 +127,11 @@ private:
                    (unsigned long long)r.bytes);
       if (r.kind == "kernel") {
         std::fprintf(out, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-                     "\"exec\": %s, \"occupancy\": %.4f, \"blocks_per_sm\": %d, "
-                     "\"instructions\": {",
+                     "\"exec\": %s, \"samples\": \"%s\", \"occupancy\": %.4f, "
+                     "\"blocks_per_sm\": %d, \"instructions\": {",
                      r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
-                     jsonString(r.exec).c_str(), e.occupancy, e.blocksPerSM);
+                     jsonString(r.exec).c_str(), r.samplesReused ? "reused" : "measured",
+                     e.occupancy, e.blocksPerSM);
         for (unsigned c = 0; c < abi::ClassCount; ++c)
           std::fprintf(out, "\"%s\": %.0f, ", ClassNames[c], e.warpInstructions[c]);
         std::fprintf(out, "\"global_ldst\": %.0f, \"shared_ldst\": %.0f}, \"sectors\": %.0f, "

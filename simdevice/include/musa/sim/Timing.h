@@ -20,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace musa::sim {
@@ -174,6 +175,24 @@ struct SiteStats {
 /// many.
 int sampledBlocks(const Dim3 &grid, int wanted, uint64_t *out);
 
+/// What a launch's sampled blocks measured beyond what every block counts: the sampled
+/// fields of their sites (addSampledFields) and the sampled totals. Kept for later launches
+/// like it (SampleMemo.cpp), which run all their blocks light and take these instead.
+struct SampledPart {
+  std::vector<std::pair<uint32_t, SiteStats>> sites; // sites with sampled accesses
+  std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
+  double warpChain = 0, threadChain = 0;
+  uint64_t uniqueSectors = 0, sectorAccesses = 0, tracedBlocks = 0;
+  uint64_t storeSectors = 0, partialStoreSectors = 0;
+  std::vector<uintptr_t> atomics;
+  /// Adds what one sampled block measured.
+  void add(const struct BlockCounters &block);
+};
+
+/// Adds the fields of `from` that only sampled blocks fill (warp accesses, sectors, bank
+/// wavefronts, local frames) to `into`.
+void addSampledFields(SiteStats &into, const SiteStats &from);
+
 /// Everything one launch's instrumented code counted, merged over its blocks.
 class KernelCounters {
 public:
@@ -251,6 +270,13 @@ public:
   /// into these counters once the grid has run. Null on a thread outside the arena's slots.
   struct BlockCounters *workerCounters(const GridLaunch &launch);
   void flushWorkers();
+  /// Whether this launch samples no block and takes the sampled measurements of an earlier
+  /// launch of the same kernel with the same configuration and arguments (SampleMemo.cpp).
+  bool reusesSamples() const { return reused_ != nullptr; }
+  /// After the grid ran (after settled(), before the estimate): a launch that sampled keeps
+  /// what its sampled blocks measured for launches like it; one that reuses adds the kept
+  /// measurements to its counters, and notes whether its instruction counts still match.
+  void finishSampling();
 
 private:
   void widenFootprint(const uint64_t bounds[2]);
@@ -273,6 +299,9 @@ private:
   std::mutex mutex_;
   std::unordered_set<uintptr_t> atomicAddresses_;
   std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
+  std::string memoKey_;                       // empty: launches like it are not remembered
+  std::shared_ptr<const SampledPart> reused_; // the measurements this launch takes
+  SampledPart recorded_;                      // what this launch's sampled blocks measured
 };
 
 /// The lanes of one atomic warp access (its lanes' addresses) that L2 applies after another
@@ -451,6 +480,7 @@ struct ReportRow {
   uint64_t bytes = 0;
   KernelEstimate estimate; // kernels only
   std::string exec;        // kernels: how blocks ran (loop, regions, fibers; see ExecMode)
+  bool samplesReused = false; // kernels: took an earlier launch's samples (SampleMemo.cpp)
   /// Differential mode (MUSA_SIM_BACKEND=diff): the hardware's event time for the same launch,
   /// in ns, set later through reportMeasured; negative when there is none.
   double measuredNs = -1;
