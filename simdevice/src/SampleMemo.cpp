@@ -20,6 +20,7 @@
 // samples every launch.
 #include "SampleMemo.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +41,8 @@ struct Entry {
 
 /// Bounded: the least recently used key goes past this many.
 constexpr size_t MaxEntries = 256;
+/// The sampled atomic addresses a part keeps.
+constexpr size_t MaxAtomics = size_t(1) << 16;
 
 struct Memo {
   std::mutex mutex;
@@ -145,7 +148,10 @@ void SampledPart::add(const BlockCounters &block) {
   uniqueSectors += block.uniqueSectors, sectorAccesses += block.sectorAccesses;
   tracedBlocks += block.uniqueSectors > 0;
   storeSectors += block.storeSectors, partialStoreSectors += block.partialStoreSectors;
-  atomics.insert(atomics.end(), block.atomics.begin(), block.atomics.end());
+  // As many as KernelCounters keeps distinct (a part kept for 256 keys stays small).
+  size_t room = atomics.size() < MaxAtomics ? MaxAtomics - atomics.size() : 0;
+  atomics.insert(atomics.end(), block.atomics.begin(),
+                 block.atomics.begin() + std::min(room, block.atomics.size()));
 }
 
 void KernelCounters::finishSampling() {
