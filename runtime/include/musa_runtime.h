@@ -315,9 +315,10 @@ static inline musaError_t musaOccupancyAvailableDynamicSMemPerBlock(size_t *dyna
 }
 
 /** The block size that keeps the most threads resident per multiprocessor (the largest such
- *  size on a tie), trying every whole-warp size up to blockSizeLimit (0: the device's limit),
- *  with blockSizeToDynamicSMemSize(size) bytes of dynamic shared memory per block; and the
- *  grid that fills the device once at that size (*minGridSize). */
+ *  size on a tie), trying every whole-warp size up to blockSizeLimit (0: the most the device
+ *  and the kernel allow, the kernel's being its __launch_bounds__), with
+ *  blockSizeToDynamicSMemSize(size) bytes of dynamic shared memory per block; and the grid
+ *  that fills the device once at that size (*minGridSize). */
 template <class UnaryFunction, class T>
 static inline musaError_t musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
     int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
@@ -336,8 +337,13 @@ static inline musaError_t musaOccupancyMaxPotentialBlockSizeVariableSMemWithFlag
     e = musaDeviceGetAttribute(&maxBlock, musaDevAttrMaxThreadsPerBlock, device);
   if (e == musaSuccess)
     e = musaDeviceGetAttribute(&sms, musaDevAttrMultiProcessorCount, device);
+  musaFuncAttributes attributes;
+  if (e == musaSuccess)
+    e = ::musaFuncGetAttributes(&attributes, reinterpret_cast<const void *>(func));
   if (e != musaSuccess)
     return e;
+  if (attributes.maxThreadsPerBlock > 0 && attributes.maxThreadsPerBlock < maxBlock)
+    maxBlock = attributes.maxThreadsPerBlock;
   int limit = blockSizeLimit > 0 && blockSizeLimit < maxBlock ? blockSizeLimit : maxBlock;
   int bestSize = 0, bestBlocks = 0, bestThreads = 0;
   for (int aligned = (limit + warp - 1) / warp * warp; aligned > 0; aligned -= warp) {

@@ -14,6 +14,12 @@ __global__ void square(float *data, int n) {
 }
 
 // 16 KiB of static shared memory: shared memory is what limits residency.
+// __launch_bounds__(192): the calculator must not suggest more (CUDA's template caps its
+// search at the kernel's maxThreadsPerBlock), and what it suggests must launch.
+__global__ void __launch_bounds__(192) bounded(int *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
 __global__ void tiled(float *out) {
   __shared__ float tile[4096];
   tile[threadIdx.x] = (float)threadIdx.x;
@@ -87,6 +93,19 @@ int main() {
   // 2. A block size limit is honoured.
   CHECK_MUSA(musaOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, square, 0, 100));
   CHECK(blockSize > 0 && blockSize <= 100, "limit 100 gave block size %d", blockSize);
+
+  // 2b. So is the kernel's __launch_bounds__, and the suggestion launches.
+  CHECK_MUSA(musaOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, bounded, 0, 0));
+  CHECK(blockSize > 0 && blockSize <= 192, "__launch_bounds__(192) gave block size %d",
+        blockSize);
+  {
+    int *ones;
+    CHECK_MUSA(musaMalloc(&ones, size_t(minGridSize) * blockSize * sizeof(int)));
+    bounded<<<minGridSize, blockSize>>>(ones);
+    CHECK_MUSA(musaGetLastError());
+    CHECK_MUSA(musaDeviceSynchronize());
+    CHECK_MUSA(musaFree(ones));
+  }
 
   // 3. Shared memory limits residency: 16 KiB static per block.
   int blocks = 0;
