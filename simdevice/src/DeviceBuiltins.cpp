@@ -7,6 +7,7 @@
 #include "musa/sim/BlockExecutor.h"
 #include "musa/sim/FiberStackPool.h"
 #include "musa/sim/KernelAbi.h"
+#include "musa/sim/Timing.h"
 
 #include <pthread.h>
 
@@ -47,7 +48,9 @@ bool simulatedCycles(const ThreadContext *c, uint64_t &cycles) {
   const musa::sim::GridLaunch &launch = musa::sim::launchOf(c);
   if (!launch.counters)
     return false;
-  cycles = launch.startCycle + c->issued * launch.cyclesPerInstruction;
+  const uint64_t ran = c->issued * launch.cyclesPerInstruction;
+  launch.counters->observeClock(ran);
+  cycles = launch.startCycle + ran;
   return true;
 }
 } // namespace
@@ -123,6 +126,7 @@ extern "C" void __musa_sim_nanosleep(uint32_t ns, ThreadContext *c) {
   if (launch.counters) {
     // Simulated sleep: the thread's clock moves on; the host only yields.
     c->issued += uint64_t(ns) * launch.clockRateKHz / 1000000 / launch.cyclesPerInstruction;
+    launch.counters->observeClock(c->issued * launch.cyclesPerInstruction);
     std::this_thread::yield();
     return;
   }

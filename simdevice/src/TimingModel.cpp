@@ -451,6 +451,14 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   if (exposed > p.termOverlap && top == &terms[0])
     e.cycles += (exposed - p.termOverlap) * memoryWaitCycles;
   e.limiter = top->name;
+  // A thread that read the clock (or slept) after N cycles ran at least that long: a kernel
+  // spinning on clock64() lasts what it waited for, whatever its counted work says (the
+  // thread's clock advances `dependent_issue_cycles` per instruction it executes, the model's
+  // latency term by its dependent chain, which a loop's independent work does not lengthen).
+  if (double(k.clockSpan()) > e.cycles) {
+    e.cycles = double(k.clockSpan());
+    e.limiter = "latency";
+  }
   e.ns = p.kernelLaunchUs * 1000 + e.cycles / cyclesPerNs;
   return e;
 }

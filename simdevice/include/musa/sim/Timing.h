@@ -270,6 +270,14 @@ public:
   /// into these counters once the grid has run. Null on a thread outside the arena's slots.
   struct BlockCounters *workerCounters(const GridLaunch &launch);
   void flushWorkers();
+  /// clock64(), __globaltimer() or __nanosleep() in a thread that has run `cycles` since the
+  /// launch began (thread-safe): the launch lasts at least the most any thread saw.
+  void observeClock(uint64_t cycles) {
+    for (uint64_t seen = clockSpan_.load(std::memory_order_relaxed); cycles > seen;)
+      if (clockSpan_.compare_exchange_weak(seen, cycles, std::memory_order_relaxed))
+        break;
+  }
+  uint64_t clockSpan() const { return clockSpan_.load(std::memory_order_relaxed); }
   /// Whether this launch samples no block and takes the sampled measurements of an earlier
   /// launch of the same kernel with the same configuration and arguments (SampleMemo.cpp).
   bool reusesSamples() const { return reused_ != nullptr; }
@@ -293,6 +301,7 @@ private:
   uint64_t bitsCapacity_[2] = {0, 0}; // words each bitmap has (at least words_)
   uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
+  std::atomic<uint64_t> clockSpan_{0}; // see observeClock
   std::atomic<bool> published_{false};
   uint64_t sampled_[MaxSamples] = {}; // the sampled blocks' linear indices, ascending
   int samples_ = 0;
