@@ -73,6 +73,21 @@ set(CORPUS_MU_PROGRAMS
   graph_node_toggle
   simple_texture
   surface_write
+  # Written 2026-12-05 by a helper probing idioms the rest did not cover (two found bugs:
+  # launch_bounds_occupancy, clock64_spin)
+  syncthreads_votes
+  cg_tiles16_coalesced
+  cg_memcpy_async
+  device_lambdas
+  device_recursion
+  fault_sticky
+  big_dynamic_shared
+  clock64_spin
+  stream_chain_2d
+  hash_table_u64
+  ldg_fastdivmod
+  printf_many
+  launch_bounds_occupancy
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
