@@ -193,6 +193,10 @@ extern "C" musaError_t musaEventElapsedTime(float *ms, musaEvent_t startHandle,
       return musaErrorInvalidResourceHandle;
     if ((start->flags | end->flags) & musaEventDisableTiming)
       return musaErrorInvalidResourceHandle;
+    // CUDA: "cudaEventElapsedTime() will fail if the two input events are associated to
+    // different devices" (their contexts' clocks are not comparable).
+    if (start->device != end->device)
+      return musaErrorInvalidResourceHandle;
     auto a = currentStamp(*start), b = currentStamp(*end);
     if (!a || !b)
       return musaErrorInvalidResourceHandle; // never recorded

@@ -64,6 +64,10 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
   std::shared_ptr<Stream> stream = rt.resolveStream(handle);
   if (!stream)
     return rt.currentDevice() ? musaErrorInvalidResourceHandle : musaErrorNoDevice;
+  // CUDA: "A kernel launch will fail if it is issued to a stream that is not associated to
+  // the current device" (a stream belongs to its device's context).
+  if (stream->device != rt.currentDevice())
+    return musaErrorInvalidResourceHandle;
   auto prepared = std::make_shared<PreparedLaunch>();
   if (musaError_t e = prepareLaunch(func, grid, block, args, sharedMem, *stream->device,
                                     priority.value_or(stream->priority), cooperative,
