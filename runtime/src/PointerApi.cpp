@@ -31,7 +31,8 @@ PointerInfo describe(const void *ptr) {
     info.rangeSize = where->range.size;
   } else if (auto host = rt.findHost(ptr)) {
     info.type = musaMemoryTypeHost;
-    info.device = rt.currentOrdinal();
+    // CUDA: for host memory, "the device which was current when the allocation was made".
+    info.device = host->device;
     info.devicePointer = p; // mapped at the same address (unified addressing)
     info.hostPointer = p;
     info.rangeStart = host->base;

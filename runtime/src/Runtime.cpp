@@ -149,8 +149,9 @@ void *Runtime::allocateHost(size_t size, unsigned flags) {
   void *p = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);
   if (!p)
     return nullptr;
+  const int device = currentOrdinal();
   std::lock_guard lock(hostMutex_);
-  host_[uintptr_t(p)] = {static_cast<char *>(p), size, flags, false};
+  host_[uintptr_t(p)] = {static_cast<char *>(p), size, flags, false, device};
   return p;
 }
 
@@ -167,6 +168,7 @@ bool Runtime::freeHost(void *p) {
 }
 
 musaError_t Runtime::registerHost(void *p, size_t size, unsigned flags) {
+  const int device = currentOrdinal();
   std::lock_guard lock(hostMutex_);
   uintptr_t start = uintptr_t(p), end = start + size;
   auto next = host_.lower_bound(start);
@@ -177,7 +179,7 @@ musaError_t Runtime::registerHost(void *p, size_t size, unsigned flags) {
     if (prev->first + prev->second.size > start)
       return musaErrorHostMemoryAlreadyRegistered;
   }
-  host_[start] = {static_cast<char *>(p), size, flags, true};
+  host_[start] = {static_cast<char *>(p), size, flags, true, device};
   return musaSuccess;
 }
 

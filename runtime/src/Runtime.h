@@ -329,6 +329,7 @@ public:
     size_t size;
     unsigned flags;
     bool registered;
+    int device; // current when it was allocated or registered (musaPointerGetAttributes)
   };
   void *allocateHost(size_t size, unsigned flags);
   /// False if `p` is not the start of a pinned allocation.
