@@ -310,6 +310,11 @@ musaError_t musaStreamEndCapture(musaStream_t handle, musaGraph_t *graphOut) {
       return musaErrorIllegalState; // not capturing
     if (capture->origin != stream.get())
       return musaErrorStreamCaptureUnmatched; // capture must end in the stream that began it
+    // CUDA: unless begun in relaxed mode, the capture ends on the thread that began it (the
+    // capture goes on; that thread may still end it).
+    if (capture->mode != musaStreamCaptureModeRelaxed &&
+        capture->thread != std::this_thread::get_id())
+      return musaErrorStreamCaptureWrongThread;
     if (!capture->claimEnd())
       return musaErrorStreamCaptureInvalidated; // a reset or the origin's destruction ended it
     Device &device = *stream->device;
