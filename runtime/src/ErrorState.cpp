@@ -35,7 +35,7 @@ const char *errorName(musaError_t error) {
 #include "musa_error_codes.def"
 #undef MUSA_ERROR_CODE
   }
-  return "musaErrorUnknownCode";
+  return "unrecognized error code"; // as CUDA documents for cudaGetErrorName
 }
 
 const char *errorString(musaError_t error) {
