@@ -332,6 +332,14 @@ LaunchOutcome runBlockBatch(const GridLaunch &launch, uint64_t firstBlock, uint6
     }
     run.threads = &threads;
     clean = runGuarded(scheduleFibers, &run, fault);
+    if (clean && run.outcome.ok() && !pool.canariesIntact(n)) {
+      // An unguarded stack (past FiberStackPool::GuardedStacks) ran over its lowest page.
+      run.outcome.fault = FaultKind::StackOverflow;
+      run.outcome.message = "thread stack overflow (raise MUSA_SIM_STACK_SIZE, now " +
+                            std::to_string(FiberStackPool::stackSize()) + " bytes)";
+    }
+    if (n > FiberStackPool::GuardedStacks)
+      pool.releaseUnguarded();
   }
 
   if (counters)

@@ -1,6 +1,8 @@
 // Guarded, pooled fiber stacks.
 #include "musa/sim/FiberStackPool.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <sys/mman.h>
@@ -44,20 +46,67 @@ FiberStackPool &FiberStackPool::forThisThread() {
   return pool;
 }
 
+namespace {
+/// What an unguarded stack's lowest page holds at its top, just below the usable bytes.
+constexpr uint64_t Canary = 0x6d7573612d73696dULL; // "musa-sim"
+constexpr size_t CanaryWords = 8;
+constexpr size_t ChunkStacks = 4096;
+
+void writeCanary(char *guard) {
+  auto *words = reinterpret_cast<uint64_t *>(guard + FiberStackPool::GuardSize) - CanaryWords;
+  for (size_t i = 0; i < CanaryWords; ++i)
+    words[i] = Canary;
+}
+} // namespace
+
 FiberStackPool::~FiberStackPool() {
   for (const Stack &s : stacks_)
-    munmap(s.base, GuardSize + s.size);
+    if (s.guarded)
+      munmap(s.base, GuardSize + s.size);
+  for (const Chunk &c : chunks_)
+    munmap(c.base, c.bytes);
 }
 
 bool FiberStackPool::reserve(size_t count) {
   size_t size = stackSize();
-  while (stacks_.size() < count) {
+  while (stacks_.size() < count && stacks_.size() < GuardedStacks) {
     void *p = mmap(nullptr, GuardSize + size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (p == MAP_FAILED)
       return false;
     mprotect(p, GuardSize, PROT_NONE);
-    stacks_.push_back({static_cast<char *>(p), size});
+    stacks_.push_back({static_cast<char *>(p), size, true});
+  }
+  while (stacks_.size() < count) {
+    size_t n = std::min(ChunkStacks, count - stacks_.size()), stride = GuardSize + size;
+    void *p = mmap(nullptr, n * stride, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED)
+      return false;
+    chunks_.push_back({static_cast<char *>(p), n * stride});
+    for (size_t i = 0; i < n; ++i) {
+      char *base = static_cast<char *>(p) + i * stride;
+      writeCanary(base);
+      stacks_.push_back({base, size, false});
+    }
+  }
+  return true;
+}
+
+void FiberStackPool::releaseUnguarded() {
+  for (const Chunk &c : chunks_)
+    munmap(c.base, c.bytes);
+  chunks_.clear();
+  stacks_.resize(std::min(stacks_.size(), GuardedStacks));
+}
+
+bool FiberStackPool::canariesIntact(size_t count) const {
+  for (size_t i = std::min(count, stacks_.size()); i-- > GuardedStacks;) {
+    const auto *words =
+        reinterpret_cast<const uint64_t *>(stacks_[i].base + GuardSize) - CanaryWords;
+    for (size_t w = 0; w < CanaryWords; ++w)
+      if (words[w] != Canary)
+        return false;
   }
   return true;
 }
@@ -65,7 +114,7 @@ bool FiberStackPool::reserve(size_t count) {
 bool FiberStackPool::isGuardPage(const void *address) const {
   auto a = static_cast<const char *>(address);
   for (const Stack &s : stacks_)
-    if (a >= s.base && a < s.base + GuardSize)
+    if (s.guarded && a >= s.base && a < s.base + GuardSize)
       return true;
   return false;
 }
