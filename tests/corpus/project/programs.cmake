@@ -88,6 +88,18 @@ set(CORPUS_MU_PROGRAMS
   ldg_fastdivmod
   printf_many
   launch_bounds_occupancy
+  # Written 2026-12-05 by a second helper probing runtime-API corners (six found bugs, fixed
+  # the same day; the two-device parts run only with two devices, e2e device_rules has them)
+  zero_copy_mapped
+  pointer_attributes
+  device_limits_info
+  peer_access
+  multi_device_streams
+  stream_query_capture
+  graph_manual_nodes
+  texture_address_modes
+  coop_func_attrs
+  mem_pool_trim
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
