@@ -121,9 +121,20 @@ bool FiberStackPool::isGuardPage(const void *address) const {
 
 const FiberStackPool::Stack *FiberStackPool::stackHolding(const void *address) const {
   auto a = static_cast<const char *>(address);
-  for (const Stack &s : stacks_)
-    if (a >= s.base + GuardSize && a < s.top())
-      return &s;
+  // The unguarded stacks by their chunk (consecutive stacks of one stride), then the guarded
+  // ones (at most GuardedStacks, each its own mapping).
+  size_t first = std::min(stacks_.size(), GuardedStacks);
+  for (const Chunk &c : chunks_) {
+    const size_t stride = GuardSize + stackSize(), count = c.bytes / stride;
+    if (a >= c.base && a < c.base + c.bytes) {
+      const Stack &s = stacks_[first + size_t(a - c.base) / stride];
+      return a >= s.base + GuardSize ? &s : nullptr;
+    }
+    first += count;
+  }
+  for (size_t i = 0; i < std::min(stacks_.size(), GuardedStacks); ++i)
+    if (a >= stacks_[i].base + GuardSize && a < stacks_[i].top())
+      return &stacks_[i];
   return nullptr;
 }
 
