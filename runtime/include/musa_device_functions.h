@@ -100,10 +100,33 @@ __MUSA_DEV float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 __MUSA_DEV double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 __MUSA_DEV float rcbrtf(float x) { return 1.0f / __builtin_cbrtf(x); }
 __MUSA_DEV double rcbrt(double x) { return 1.0 / __builtin_cbrt(x); }
-__MUSA_DEV float sinpif(float x) { return __builtin_sinf(3.14159265358979323846f * x); }
-__MUSA_DEV double sinpi(double x) { return __builtin_sin(3.14159265358979323846 * x); }
-__MUSA_DEV float cospif(float x) { return __builtin_cosf(3.14159265358979323846f * x); }
-__MUSA_DEV double cospi(double x) { return __builtin_cos(3.14159265358979323846 * x); }
+/* sin(pi x) and cos(pi x) from x reduced exactly (remainder by 2), so integers and
+ * half-integers give exact zeros and large arguments lose nothing to pi x's rounding; the
+ * argument handed to sin or cos is a reduced one made exactly (Sterbenz), within a quarter
+ * turn of a zero of the result. Float forms compute in double. */
+__MUSA_DEV double sinpi(double x) {
+  if (!__builtin_isfinite(x))
+    return x - x; /* NaN */
+  double r = __builtin_remainder(x, 2.0), a = __builtin_fabs(r); /* exact, in [-1, 1] */
+  if (a == 0.0 || a == 1.0)
+    return __builtin_copysign(0.0, x);
+  double s = __builtin_sin(3.141592653589793 * (a > 0.5 ? 1.0 - a : a));
+  return r < 0 ? -s : s;
+}
+__MUSA_DEV double cospi(double x) {
+  if (!__builtin_isfinite(x))
+    return x - x;
+  double a = __builtin_fabs(__builtin_remainder(x, 2.0)); /* exact, in [0, 1] */
+  if (a == 0.5)
+    return 0.0;
+  if (a < 0.25)
+    return __builtin_cos(3.141592653589793 * a);
+  if (a > 0.75)
+    return -__builtin_cos(3.141592653589793 * (1.0 - a));
+  return __builtin_sin(3.141592653589793 * (0.5 - a));
+}
+__MUSA_DEV float sinpif(float x) { return (float)sinpi((double)x); }
+__MUSA_DEV float cospif(float x) { return (float)cospi((double)x); }
 /* sincosf's cosine goes through __musa_sim_sincos_cosf, which the lowering turns back into
  * a cosine marked as half of one sincos: the GPU computes the pair for little more than a
  * sine (DeviceLowering.cpp, math_pipes.h200.txt). */
@@ -373,8 +396,31 @@ __MUSA_DEV double erfinv(double y) {
   return x;
 }
 __MUSA_DEV float erfinvf(float y) { return (float)erfinv((double)y); }
-__MUSA_DEV double erfcinv(double y) { return erfinv(1.0 - y); }
-__MUSA_DEV float erfcinvf(float y) { return (float)erfinv(1.0 - (double)y); }
+/* erfcinv(y) is erfinv(1 - y) only where 1 - y keeps y's digits; in the tails (y near 0 or
+ * 2) Newton steps on log(erfc(x)), which erfc's full range keeps accurate down to 1e-300. */
+__MUSA_DEV double erfcinv(double y) {
+  if (!(y > 0.0 && y < 2.0))
+    return y == 0.0 ? __builtin_inf() : y == 2.0 ? -__builtin_inf() : __builtin_nan("");
+  if (y > 1.0)
+    return -erfcinv(2.0 - y); /* exact for y in [1, 2) */
+  if (y > 0.0625)
+    return erfinv(1.0 - y);
+  double x = __builtin_sqrt(-__builtin_log(y)); /* above the root; Newton comes down */
+  for (int i = 0; i < 8; ++i) {
+    double e = __builtin_erfc(x);
+    if (e <= 0.0) { /* past erfc's range */
+      x *= 0.9;
+      continue;
+    }
+    double step = (__builtin_log(e) - __builtin_log(y)) /
+                  (-1.1283791670955126 * __builtin_exp(-x * x) / e);
+    x -= step;
+    if (__builtin_fabs(step) <= 1e-16 * x)
+      break;
+  }
+  return x;
+}
+__MUSA_DEV float erfcinvf(float y) { return (float)erfcinv((double)y); }
 __MUSA_DEV double normcdf(double x) { return 0.5 * __builtin_erfc(-x * 0.7071067811865476); }
 __MUSA_DEV float normcdff(float x) { return 0.5f * __builtin_erfcf(-x * 0.70710678f); }
 __MUSA_DEV double normcdfinv(double p) { return -1.4142135623730951 * erfcinv(2.0 * p); }
@@ -396,8 +442,7 @@ __MUSA_DEV int __signbit(double x) { return __builtin_signbit(x); }
  * the timing model must count what the GPU runs for them: one MUFU operation and a few
  * multiplies, not the accurate function's polynomial. So they call __musa_sim_fast_<name>,
  * which kernel-jit's lowering turns into the libm function (or division) carrying the
- * approximate-function flag (DeviceLowering.cpp). The _rz/_ru/_rd forms compute
- * round-to-nearest: directed rounding is not modelled. */
+ * approximate-function flag (DeviceLowering.cpp). */
 #define __MUSA_FAST1(fn)                                                                     \
   extern "C" __device__ __attribute__((const)) float __musa_sim_fast_##fn##f(float);        \
   __MUSA_DEV float __##fn##f(float x) { return __musa_sim_fast_##fn##f(x); }
@@ -419,19 +464,42 @@ __MUSA_DEV float __frcp_rn(float x) { return 1.0f / x; }
 __MUSA_DEV float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
 __MUSA_DEV float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
 __MUSA_DEV float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-#define __MUSA_ROUNDED(op, expr)                                                             \
-  __MUSA_DEV float __f##op##_rn(float a, float b) { return expr; }                          \
-  __MUSA_DEV float __f##op##_rz(float a, float b) { return expr; }                          \
-  __MUSA_DEV float __f##op##_ru(float a, float b) { return expr; }                          \
-  __MUSA_DEV float __f##op##_rd(float a, float b) { return expr; }                          \
-  __MUSA_DEV double __d##op##_rn(double a, double b) { return expr; }                       \
-  __MUSA_DEV double __d##op##_rz(double a, double b) { return expr; }                       \
-  __MUSA_DEV double __d##op##_ru(double a, double b) { return expr; }                       \
-  __MUSA_DEV double __d##op##_rd(double a, double b) { return expr; }
-__MUSA_ROUNDED(add, a + b)
-__MUSA_ROUNDED(sub, a - b)
-__MUSA_ROUNDED(mul, a * b)
-__MUSA_ROUNDED(div, a / b)
+/* Directed rounding (_rz, _ru, _rd) of +, -, *, /: the nearest result r, then one step
+ * towards the mode's side when the exact result lies on the other side of r. Where it lies
+ * comes from the exact error: TwoSum's for a sum, fma(a, b, -r) for a product, the exact
+ * remainder fma(-r, b, a) (over b's sign) for a quotient. Results that are not finite keep
+ * the nearest rounding. */
+__MUSA_DEV float __musa_next(float r, float to) { return __builtin_nextafterf(r, to); }
+__MUSA_DEV double __musa_next(double r, double to) { return __builtin_nextafter(r, to); }
+template <class T> __MUSA_DEV T __musa_directed(T r, T below, int mode) {
+  /* `below`: the exact value minus r, as a sign (its magnitude does not matter). mode: 0
+   * towards zero, 1 up, 2 down. */
+  if (below == (T)0 || !__builtin_isfinite(r))
+    return r;
+  T up = __musa_next(r, (T)__builtin_inf()), down = __musa_next(r, -(T)__builtin_inf());
+  if (mode == 1)
+    return below > 0 ? up : r;
+  if (mode == 2)
+    return below < 0 ? down : r;
+  return r > 0 ? (below < 0 ? down : r) : r < 0 ? (below > 0 ? up : r) : r;
+}
+template <class T> __MUSA_DEV T __musa_add_err(T a, T b, T s) {
+  T bb = s - a;
+  return (a - (s - bb)) + (b - bb);
+}
+#define __MUSA_ROUNDED(op, R, E)                                                             \
+  __MUSA_DEV float __f##op##_rn(float a, float b) { return R; }                             \
+  __MUSA_DEV float __f##op##_rz(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 0); } \
+  __MUSA_DEV float __f##op##_ru(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 1); } \
+  __MUSA_DEV float __f##op##_rd(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 2); } \
+  __MUSA_DEV double __d##op##_rn(double a, double b) { return R; }                          \
+  __MUSA_DEV double __d##op##_rz(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 0); } \
+  __MUSA_DEV double __d##op##_ru(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 1); } \
+  __MUSA_DEV double __d##op##_rd(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 2); }
+__MUSA_ROUNDED(add, a + b, __musa_add_err(a, b, r))
+__MUSA_ROUNDED(sub, a - b, __musa_add_err(a, -b, r))
+__MUSA_ROUNDED(mul, a * b, __builtin_fma(a, b, -r))
+__MUSA_ROUNDED(div, a / b, __builtin_fma(-r, b, a) * (b < 0 ? -1 : 1))
 #undef __MUSA_ROUNDED
 __MUSA_DEV float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 __MUSA_DEV double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
@@ -590,25 +658,34 @@ using ::llabs;
  * To integers: round as asked, then saturate to the type's range as the GPU's cvt does (NaN
  * gives 0). To float and double: the nearest value, then one step towards the mode's side
  * when the nearest lies on the wrong side of the exact value (compared exactly). */
-#define __MUSA_TO_INT(T, lo, hi, name, from, r)                                               \
+/* `lo` is the type's least value and `above` the least double past its greatest (2^31,
+ * 2^32, 2^63, 2^64: exact in a double), so every double in [lo, above) converts exactly;
+ * `tmin`/`tmax` are the saturated results. (A greatest value written as a double, such as
+ * 9223372036854775807.0, rounds to 2^63, whose conversion to long long is undefined.) */
+#define __MUSA_TO_INT(T, lo, above, tmin, tmax, name, from, r)                                \
   __MUSA_DEV T name(from x) {                                                                \
     double v = r((double)x);                                                                 \
-    return v != v ? (T)0 : v <= (double)(lo) ? (T)(lo) : v >= (double)(hi) ? (T)(hi) : (T)v;   \
+    return v != v ? (T)0 : v <= (double)(lo) ? (T)(tmin) : v >= (above) ? (T)(tmax) : (T)v;    \
   }
-#define __MUSA_TO_INT_ALL(T, lo, hi, stem, from)                                              \
-  __MUSA_TO_INT(T, lo, hi, stem##_rn, from, __builtin_rint)                                 \
-  __MUSA_TO_INT(T, lo, hi, stem##_rz, from, __builtin_trunc)                                \
-  __MUSA_TO_INT(T, lo, hi, stem##_rd, from, __builtin_floor)                                \
-  __MUSA_TO_INT(T, lo, hi, stem##_ru, from, __builtin_ceil)
-__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483647.0, __float2int, float)
-__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967295.0, __float2uint, float)
-__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483647.0, __double2int, double)
-__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967295.0, __double2uint, double)
-/* 64-bit results: the bounds are 2^63 and 2^64, which doubles hold exactly. */
-__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775807.0, __float2ll, float)
-__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551615.0, __float2ull, float)
-__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775807.0, __double2ll, double)
-__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551615.0, __double2ull, double)
+#define __MUSA_TO_INT_ALL(T, lo, above, tmin, tmax, stem, from)                               \
+  __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_rn, from, __builtin_rint)                  \
+  __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_rz, from, __builtin_trunc)                 \
+  __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_rd, from, __builtin_floor)                 \
+  __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_ru, from, __builtin_ceil)
+__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483648.0, -2147483647 - 1, 2147483647, __float2int,
+                  float)
+__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967296.0, 0u, 4294967295u, __float2uint, float)
+__MUSA_TO_INT_ALL(int, -2147483648.0, 2147483648.0, -2147483647 - 1, 2147483647, __double2int,
+                  double)
+__MUSA_TO_INT_ALL(unsigned int, 0.0, 4294967296.0, 0u, 4294967295u, __double2uint, double)
+__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775808.0,
+                  -9223372036854775807LL - 1, 9223372036854775807LL, __float2ll, float)
+__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551616.0, 0ull, 18446744073709551615ull,
+                  __float2ull, float)
+__MUSA_TO_INT_ALL(long long, -9223372036854775808.0, 9223372036854775808.0,
+                  -9223372036854775807LL - 1, 9223372036854775807LL, __double2ll, double)
+__MUSA_TO_INT_ALL(unsigned long long, 0.0, 18446744073709551616.0, 0ull, 18446744073709551615ull,
+                  __double2ull, double)
 #undef __MUSA_TO_INT_ALL
 #undef __MUSA_TO_INT
 /* Whether float/double `r` lies below (-1), at (0) or above (1) the exact integer x. */
