@@ -31,6 +31,16 @@ struct __align__(4) __half2 {
 };
 typedef struct __half2 half2;
 
+/* __hfma and __double2half/__double2bfloat16 round twice (through float): where the exact
+ * result lies just off a binary16 tie they can miss by an ulp (__double2half of
+ * 1 + 2^-11 + 2^-40 gives 1, not 1 + 2^-10). A correctly rounded form was tried on
+ * 2026-12-05, but the timing model counts the header's code, and it turned one HFMA2 into
+ * dozens of instructions (half2_fma +1896 %): it needs a builtin the model counts as one. */
+/* Saturating conversion to int as the GPU's cvt.s32 does (NaN gives 0). */
+__MUSA_HD int __musa_sat_int(double v) {
+  return v != v ? 0 : v <= -2147483648.0 ? -2147483647 - 1 : v >= 2147483648.0 ? 2147483647 : (int)v;
+}
+
 /* The conversions and operations shared with bfloat16 come from one macro so both types behave
  * alike; TO_FLOAT and FROM_FLOAT are the only per-type parts. */
 #define __MUSA_LOW_PRECISION(T, T2, P, TO_FLOAT, FROM_FLOAT)                                    \
@@ -39,8 +49,8 @@ typedef struct __half2 half2;
   __MUSA_HD T __float2##P##_rn(float f) { return FROM_FLOAT(f); }                               \
   __MUSA_HD T __double2##P(double d) { return FROM_FLOAT((float)d); }                           \
   __MUSA_HD T __int2##P##_rn(int i) { return FROM_FLOAT((float)i); }                            \
-  __MUSA_HD int __##P##2int_rz(T h) { return (int)TO_FLOAT(h); }                                \
-  __MUSA_HD int __##P##2int_rn(T h) { return (int)__builtin_rintf(TO_FLOAT(h)); }               \
+  __MUSA_HD int __##P##2int_rz(T h) { return __musa_sat_int(__builtin_truncf(TO_FLOAT(h))); }  \
+  __MUSA_HD int __##P##2int_rn(T h) { return __musa_sat_int(__builtin_rintf(TO_FLOAT(h))); }   \
   __MUSA_HD T2 __float2##P##2_rn(float f) { T2 r = {FROM_FLOAT(f), FROM_FLOAT(f)}; return r; } \
   __MUSA_HD T2 __floats2##P##2_rn(float a, float b) { T2 r = {FROM_FLOAT(a), FROM_FLOAT(b)}; return r; } \
   __MUSA_HD float2 __##P##22float2(T2 h) { float2 r = {TO_FLOAT(h.x), TO_FLOAT(h.y)}; return r; } \
@@ -64,7 +74,15 @@ typedef struct __half2 half2;
   __MUSA_HD T __hmax(T a, T b) { return FROM_FLOAT(__builtin_fmaxf(TO_FLOAT(a), TO_FLOAT(b))); } \
   __MUSA_HD T __hmin(T a, T b) { return FROM_FLOAT(__builtin_fminf(TO_FLOAT(a), TO_FLOAT(b))); } \
   __MUSA_HD bool __heq(T a, T b) { return TO_FLOAT(a) == TO_FLOAT(b); }                         \
-  __MUSA_HD bool __hne(T a, T b) { return TO_FLOAT(a) != TO_FLOAT(b); }                         \
+  __MUSA_HD bool __hne(T a, T b) { /* ordered: false with a NaN, as CUDA documents */         \
+    return TO_FLOAT(a) < TO_FLOAT(b) || TO_FLOAT(a) > TO_FLOAT(b);                              \
+  }                                                                                             \
+  __MUSA_HD bool __hequ(T a, T b) { return !(TO_FLOAT(a) < TO_FLOAT(b) || TO_FLOAT(a) > TO_FLOAT(b)); } \
+  __MUSA_HD bool __hneu(T a, T b) { return TO_FLOAT(a) != TO_FLOAT(b); }                        \
+  __MUSA_HD bool __hltu(T a, T b) { return !(TO_FLOAT(a) >= TO_FLOAT(b)); }                     \
+  __MUSA_HD bool __hleu(T a, T b) { return !(TO_FLOAT(a) > TO_FLOAT(b)); }                      \
+  __MUSA_HD bool __hgtu(T a, T b) { return !(TO_FLOAT(a) <= TO_FLOAT(b)); }                     \
+  __MUSA_HD bool __hgeu(T a, T b) { return !(TO_FLOAT(a) < TO_FLOAT(b)); }                      \
   __MUSA_HD bool __hlt(T a, T b) { return TO_FLOAT(a) < TO_FLOAT(b); }                          \
   __MUSA_HD bool __hle(T a, T b) { return TO_FLOAT(a) <= TO_FLOAT(b); }                         \
   __MUSA_HD bool __hgt(T a, T b) { return TO_FLOAT(a) > TO_FLOAT(b); }                          \
@@ -114,7 +132,7 @@ typedef struct __half2 half2;
   __MUSA_HD T &operator*=(T &a, T b) { return a = __hmul(a, b); }                               \
   __MUSA_HD T &operator/=(T &a, T b) { return a = __hdiv(a, b); }                               \
   __MUSA_HD bool operator==(T a, T b) { return __heq(a, b); }                                   \
-  __MUSA_HD bool operator!=(T a, T b) { return __hne(a, b); }                                   \
+  __MUSA_HD bool operator!=(T a, T b) { return __hneu(a, b); } /* C++'s: true with a NaN */   \
   __MUSA_HD bool operator<(T a, T b) { return __hlt(a, b); }                                    \
   __MUSA_HD bool operator<=(T a, T b) { return __hle(a, b); }                                   \
   __MUSA_HD bool operator>(T a, T b) { return __hgt(a, b); }                                    \
