@@ -100,6 +100,14 @@ set(CORPUS_MU_PROGRAMS
   texture_address_modes
   coop_func_attrs
   mem_pool_trim
+  # Written 2026-12-05 by a third helper probing device-code features (found the math,
+  # conversion and half/bfloat16 rounding bugs fixed the same day)
+  virtual_dispatch
+  cxx17_layout
+  int_intrinsics64
+  float_corners
+  half_bf16_rounding
+  ptx_bignum
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
