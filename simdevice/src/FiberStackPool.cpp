@@ -60,9 +60,8 @@ void writeCanary(char *guard) {
 } // namespace
 
 FiberStackPool::~FiberStackPool() {
-  for (const Stack &s : stacks_)
-    if (s.guarded)
-      munmap(s.base, GuardSize + s.size);
+  for (size_t i = 0; i < std::min(stacks_.size(), GuardedStacks); ++i)
+    munmap(stacks_[i].base, GuardSize + stacks_[i].size);
   for (const Chunk &c : chunks_)
     munmap(c.base, c.bytes);
 }
@@ -75,7 +74,7 @@ bool FiberStackPool::reserve(size_t count) {
     if (p == MAP_FAILED)
       return false;
     mprotect(p, GuardSize, PROT_NONE);
-    stacks_.push_back({static_cast<char *>(p), size, true});
+    stacks_.push_back({static_cast<char *>(p), size});
   }
   while (stacks_.size() < count) {
     size_t n = std::min(ChunkStacks, count - stacks_.size()), stride = GuardSize + size;
@@ -87,7 +86,7 @@ bool FiberStackPool::reserve(size_t count) {
     for (size_t i = 0; i < n; ++i) {
       char *base = static_cast<char *>(p) + i * stride;
       writeCanary(base);
-      stacks_.push_back({base, size, false});
+      stacks_.push_back({base, size});
     }
   }
   return true;
@@ -113,8 +112,8 @@ bool FiberStackPool::canariesIntact(size_t count) const {
 
 bool FiberStackPool::isGuardPage(const void *address) const {
   auto a = static_cast<const char *>(address);
-  for (const Stack &s : stacks_)
-    if (s.guarded && a >= s.base && a < s.base + GuardSize)
+  for (size_t i = 0; i < std::min(stacks_.size(), GuardedStacks); ++i)
+    if (a >= stacks_[i].base && a < stacks_[i].base + GuardSize)
       return true;
   return false;
 }

@@ -381,18 +381,9 @@ void KernelCounters::merge(const BlockCounters &block) {
   const std::vector<SiteStats> &blockSites = block.sites;
   widenFootprint(block.footprintWords);
   std::lock_guard lock(mutex_);
-  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+  for (unsigned c = 0; c < abi::ClassCount; ++c)
     classes[c] += block.classes[c];
-    sampledWarpClasses[c] += block.warpClasses[c];
-    sampledThreadClasses[c] += block.threadClasses[c];
-  }
   chainThreads += block.threadChain;
-  sampledWarpChain += block.warpChain, sampledThreadChain += block.threadChain;
-  sampledUniqueSectors += block.uniqueSectors;
-  sampledSectorAccesses += block.sectorAccesses;
-  sampledTracedBlocks += block.uniqueSectors > 0;
-  sampledStoreSectors += block.storeSectors;
-  sampledPartialStoreSectors += block.partialStoreSectors;
   block.addLightCounts(classes, sites, chainThreads);
   for (size_t i = 0; i < blockSites.size() && i < sites.size(); ++i) {
     SiteStats &s = sites[i];
@@ -401,13 +392,32 @@ void KernelCounters::merge(const BlockCounters &block) {
     s.globalExecs += b.globalExecs, s.sharedExecs += b.sharedExecs;
     s.lowest = std::min(s.lowest, b.lowest), s.highest = std::max(s.highest, b.highest);
     s.sparseExecs += b.sparseExecs, s.sparseSpanSectors += b.sparseSpanSectors;
-    addSampledFields(s, b);
   }
-  for (uintptr_t a : block.atomics)
+  if (!block.sampling)
+    return; // a light block measures nothing only sampled blocks do
+  SampledPart part;
+  part.add(block);
+  addSampled(part);
+  if (!memoKey_.empty())
+    recorded_.add(block);
+}
+
+void KernelCounters::addSampled(const SampledPart &p) {
+  for (const auto &[index, site] : p.sites)
+    if (index < sites.size())
+      addSampledFields(sites[index], site);
+  for (unsigned c = 0; c < abi::ClassCount; ++c) {
+    sampledWarpClasses[c] += p.warpClasses[c];
+    sampledThreadClasses[c] += p.threadClasses[c];
+  }
+  sampledWarpChain += p.warpChain, sampledThreadChain += p.threadChain;
+  sampledUniqueSectors += p.uniqueSectors, sampledSectorAccesses += p.sectorAccesses;
+  sampledTracedBlocks += p.tracedBlocks;
+  sampledStoreSectors += p.storeSectors;
+  sampledPartialStoreSectors += p.partialStoreSectors;
+  for (uintptr_t a : p.atomics)
     if (atomicAddresses_.size() < 1u << 16)
       atomicAddresses_.insert(a);
-  if (block.sampling && !memoKey_.empty())
-    recorded_.add(block);
 }
 
 void addSampledFields(SiteStats &s, const SiteStats &b) {

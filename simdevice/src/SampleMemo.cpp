@@ -148,36 +148,22 @@ void SampledPart::add(const BlockCounters &block) {
   uniqueSectors += block.uniqueSectors, sectorAccesses += block.sectorAccesses;
   tracedBlocks += block.uniqueSectors > 0;
   storeSectors += block.storeSectors, partialStoreSectors += block.partialStoreSectors;
-  // As many as KernelCounters keeps distinct (a part kept for 256 keys stays small).
-  size_t room = atomics.size() < MaxAtomics ? MaxAtomics - atomics.size() : 0;
-  atomics.insert(atomics.end(), block.atomics.begin(),
-                 block.atomics.begin() + std::min(room, block.atomics.size()));
+  atomics.insert(atomics.end(), block.atomics.begin(), block.atomics.end());
 }
 
 void KernelCounters::finishSampling() {
   if (memoKey_.empty())
     return;
-  if (reused_) {
-    const SampledPart &p = *reused_;
-    for (const auto &[index, site] : p.sites)
-      if (index < sites.size())
-        addSampledFields(sites[index], site);
-    for (unsigned c = 0; c < abi::ClassCount; ++c) {
-      sampledWarpClasses[c] += p.warpClasses[c];
-      sampledThreadClasses[c] += p.threadClasses[c];
-    }
-    sampledWarpChain += p.warpChain, sampledThreadChain += p.threadChain;
-    sampledUniqueSectors += p.uniqueSectors, sampledSectorAccesses += p.sectorAccesses;
-    sampledTracedBlocks += p.tracedBlocks;
-    sampledStoreSectors += p.storeSectors;
-    sampledPartialStoreSectors += p.partialStoreSectors;
-    for (uintptr_t a : p.atomics)
-      if (atomicAddresses_.size() < 1u << 16)
-        atomicAddresses_.insert(a);
-  }
-  std::shared_ptr<const SampledPart> sampled;
-  if (!reused_ && samples_ > 0)
+  if (reused_)
+    addSampled(*reused_);
+  std::shared_ptr<SampledPart> sampled;
+  if (!reused_ && samples_ > 0) {
     sampled = std::make_shared<SampledPart>(std::move(recorded_));
+    // As many atomic addresses as a launch's counters keep distinct (a part kept for 256
+    // keys stays small).
+    if (sampled->atomics.size() > MaxAtomics)
+      sampled->atomics.resize(MaxAtomics);
+  }
   sampleMemoFinish(memoKey_, classes, std::move(sampled));
 }
 

@@ -15,8 +15,8 @@ class FiberStackPool {
 public:
   struct Stack {
     char *base = nullptr; // lowest address: the guard page
-    size_t size = 0;      // usable bytes above the guard page
-    bool guarded = true;  // the guard page is inaccessible (else it holds a canary)
+    size_t size = 0;      // usable bytes above the guard page (the first GuardedStacks of a
+                          // pool: inaccessible; the others hold a canary)
     char *top() const { return base + GuardSize + size; }
   };
   static constexpr size_t GuardSize = 4096;

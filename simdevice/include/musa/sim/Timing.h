@@ -288,6 +288,8 @@ public:
 
 private:
   void widenFootprint(const uint64_t bounds[2]);
+  /// Adds what sampled blocks measured (one just merged, or an earlier launch's kept part).
+  void addSampled(const SampledPart &part);
   // Footprint bitmaps (one bit per 32-byte sector of [base_, base_+size_)), one for reads and
   // one for writes: zeroed memory kept from launch to launch (Timing.cpp's BitmapPool), of
   // which only the pages kernels touch are ever materialised; the lowest and highest words
