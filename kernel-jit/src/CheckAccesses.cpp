@@ -28,8 +28,15 @@
 using namespace llvm;
 
 namespace musa::jit {
-
 namespace {
+
+Align declaredAlignment(Instruction &I) {
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(&I))
+    return rmw->getAlign();
+  if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I))
+    return cas->getAlign();
+  return getLoadStoreAlignment(&I);
+}
 
 /// Whether `ptr` points into memory the runtime owns through the context (timing counters):
 /// a pointer loaded from a context field other than the shared-memory bases.
@@ -74,7 +81,12 @@ void checkFunction(Function &F, Argument *ctx, bool memcheck) {
   FunctionCallee checkAddress = F.getParent()->getOrInsertFunction(
       sim::abi::CheckAddressFn, i64, PointerType::getUnqual(C), ctx->getType());
   for (auto [I, ptr, info] : accesses) {
-    uint64_t size = info & 0xffff, align = std::min<uint64_t>(size, 4);
+    // The alignment the access itself declares bounds the check: the optimiser merges
+    // neighbouring 2-byte stores into a 4-byte one marked `align 2`, which a GPU back end
+    // splits again (and a packed struct's fields are read bytewise there): only a pointer cast
+    // that claims more alignment than the address has can fault.
+    uint64_t size = info & 0xffff,
+             align = std::min<uint64_t>({size, 4, declaredAlignment(*I).value()});
     // Shared memory is checked only on request: its bounds test costs kernels that tile in
     // shared memory their vectorised region loops (tiled matmul 2x). Its base is aligned, and
     // only a byte-offset cast could misalign an access there: not checked either.

@@ -29,7 +29,9 @@
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <bit>
 #include <cinttypes>
+#include <cmath>
 #include <cstdlib>
 #include <cstdio>
 
@@ -139,6 +141,25 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   return {};
 }
 
+/// double -> bfloat16 rounded once, the helper the host backend calls for an fptrunc from
+/// double to bfloat (the host's libgcc has none): rounded to odd into a float (an inexact
+/// result gets an odd last bit, which keeps the sticky information), then to nearest-even on
+/// the top 16 bits; NaNs stay NaNs. A bfloat16 travels in the low 16 bits of an XMM register,
+/// as the float returned here does.
+float truncDoubleToBfloat16(double d) {
+  float f = static_cast<float>(d);
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  uint32_t out;
+  if (d != d) {
+    out = (bits >> 16) | 0x40;
+  } else {
+    if (static_cast<double>(f) != d && !(bits & 1))
+      bits += std::fabs(static_cast<double>(f)) > std::fabs(d) ? -1 : 1;
+    out = (bits + 0x7fff + ((bits >> 16) & 1)) >> 16;
+  }
+  return std::bit_cast<float>(out);
+}
+
 /// The simulator's builtins, the only process symbols device code reaches besides the device
 /// library (linked into the module) and isHostCallable's libc/libm functions.
 struct Builtin {
@@ -165,6 +186,7 @@ const Builtin Builtins[] = {
     {sim::abi::CheckAddressFn, reinterpret_cast<void *>(&__musa_sim_check_address)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
     {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
+    {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBfloat16)},
 };
 
 bool isBuiltin(StringRef name) {

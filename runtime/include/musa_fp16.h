@@ -12,10 +12,27 @@
 
 #define __MUSA_HD static __inline__ __host__ __device__ __attribute__((always_inline))
 
+/* The raw bit patterns CUDA code builds halves from (`__half_raw r; r.x = 0x3c00; __half h = r;`). */
+typedef struct __half_raw {
+  unsigned short x;
+} __half_raw;
+typedef struct __half2_raw {
+  unsigned short x, y;
+} __half2_raw;
+
 struct __half {
   unsigned short __x;
 #ifdef __cplusplus
   __half() = default;
+  __host__ __device__ __half(const __half_raw &r) : __x(r.x) {}
+  __host__ __device__ __half &operator=(const __half_raw &r) { __x = r.x; return *this; }
+  __host__ __device__ operator __half_raw() const { __half_raw r; r.x = __x; return r; }
+  __host__ __device__ __half(short i) : __half((float)i) {}
+  __host__ __device__ __half(unsigned short i) : __half((float)i) {}
+  __host__ __device__ __half(long i) : __half((double)i) {}
+  __host__ __device__ __half(unsigned long i) : __half((double)i) {}
+  __host__ __device__ __half(long long i) : __half((double)i) {}
+  __host__ __device__ __half(unsigned long long i) : __half((double)i) {}
   __host__ __device__ __half(float f) : __x(__builtin_bit_cast(unsigned short, (_Float16)f)) {}
   __host__ __device__ __half(double d) : __x(__builtin_bit_cast(unsigned short, (_Float16)d)) {}
   __host__ __device__ __half(int i) : __half((float)i) {}
@@ -28,14 +45,25 @@ struct __half {
 typedef struct __half half;
 struct __align__(4) __half2 {
   __half x, y;
+#ifdef __cplusplus
+  __half2() = default;
+  __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
+  __host__ __device__ __half2(const __half2_raw &r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
+  __host__ __device__ operator __half2_raw() const {
+    __half2_raw r;
+    r.x = x.__x, r.y = y.__x;
+    return r;
+  }
+#endif
 };
 typedef struct __half2 half2;
 
-/* __hfma and __double2half/__double2bfloat16 round twice (through float): where the exact
- * result lies just off a binary16 tie they can miss by an ulp (__double2half of
- * 1 + 2^-11 + 2^-40 gives 1, not 1 + 2^-10). A correctly rounded form was tried on
- * 2026-12-05, but the timing model counts the header's code, and it turned one HFMA2 into
- * dozens of instructions (half2_fma +1896 %): it needs a builtin the model counts as one. */
+/* __hfma rounds once, as the GPU's HFMA does: a*b is exact in double (11 x 11 bits; 8 x 8 for
+ * bfloat16), a*b + c is then rounded to double, and that can never land on a false binary16
+ * tie (the exact sum would need more than 53 significant bits beside a 12-bit tie point,
+ * while a*b has 22), so one narrowing from double to half (FROM_DOUBLE: the host's
+ * __truncdfhf2; for bfloat16 the simulator's __truncdfbf2) gives the correctly rounded
+ * result. The timing model sees widenings, one multiply-add and a narrowing: one half FMA. */
 /* Saturating conversion to int as the GPU's cvt.s32 does (NaN gives 0). */
 __MUSA_HD int __musa_sat_int(double v) {
   return v != v ? 0 : v <= -2147483648.0 ? -2147483647 - 1 : v >= 2147483648.0 ? 2147483647 : (int)v;
@@ -43,11 +71,11 @@ __MUSA_HD int __musa_sat_int(double v) {
 
 /* The conversions and operations shared with bfloat16 come from one macro so both types behave
  * alike; TO_FLOAT and FROM_FLOAT are the only per-type parts. */
-#define __MUSA_LOW_PRECISION(T, T2, P, TO_FLOAT, FROM_FLOAT)                                    \
+#define __MUSA_LOW_PRECISION(T, T2, P, TO_FLOAT, FROM_FLOAT, FROM_DOUBLE)                       \
   __MUSA_HD float __##P##2float(T h) { return TO_FLOAT(h); }                                    \
   __MUSA_HD T __float2##P(float f) { return FROM_FLOAT(f); }                                    \
   __MUSA_HD T __float2##P##_rn(float f) { return FROM_FLOAT(f); }                               \
-  __MUSA_HD T __double2##P(double d) { return FROM_FLOAT((float)d); }                           \
+  __MUSA_HD T __double2##P(double d) { return FROM_DOUBLE(d); }                                \
   __MUSA_HD T __int2##P##_rn(int i) { return FROM_FLOAT((float)i); }                            \
   __MUSA_HD int __##P##2int_rz(T h) { return __musa_sat_int(__builtin_truncf(TO_FLOAT(h))); }  \
   __MUSA_HD int __##P##2int_rn(T h) { return __musa_sat_int(__builtin_rintf(TO_FLOAT(h))); }   \
@@ -69,7 +97,7 @@ __MUSA_HD int __musa_sat_int(double v) {
   __MUSA_HD T __hneg(T a) { return FROM_FLOAT(-TO_FLOAT(a)); }                                  \
   __MUSA_HD T __habs(T a) { return FROM_FLOAT(__builtin_fabsf(TO_FLOAT(a))); }                  \
   __MUSA_HD T __hfma(T a, T b, T c) {                                                           \
-    return FROM_FLOAT((float)((double)TO_FLOAT(a) * TO_FLOAT(b) + TO_FLOAT(c)));                \
+    return FROM_DOUBLE((double)TO_FLOAT(a) * TO_FLOAT(b) + TO_FLOAT(c));                        \
   }                                                                                             \
   __MUSA_HD T __hmax(T a, T b) { return FROM_FLOAT(__builtin_fmaxf(TO_FLOAT(a), TO_FLOAT(b))); } \
   __MUSA_HD T __hmin(T a, T b) { return FROM_FLOAT(__builtin_fminf(TO_FLOAT(a), TO_FLOAT(b))); } \
@@ -116,9 +144,7 @@ __MUSA_HD int __musa_sat_int(double v) {
     return r;                                                                                   \
   }                                                                                             \
   __MUSA_HD T2 __hmax2(T2 a, T2 b) { T2 r = {__hmax(a.x, b.x), __hmax(a.y, b.y)}; return r; }  \
-  __MUSA_HD T2 __hmin2(T2 a, T2 b) { T2 r = {__hmin(a.x, b.x), __hmin(a.y, b.y)}; return r; }  \
-  __MUSA_HD bool __hbeq2(T2 a, T2 b) { return __heq(a.x, b.x) && __heq(a.y, b.y); }             \
-  __MUSA_HD bool __hblt2(T2 a, T2 b) { return __hlt(a.x, b.x) && __hlt(a.y, b.y); }
+  __MUSA_HD T2 __hmin2(T2 a, T2 b) { T2 r = {__hmin(a.x, b.x), __hmin(a.y, b.y)}; return r; }
 
 #ifdef __cplusplus
 #define __MUSA_LOW_PRECISION_OPERATORS(T, T2)                                                   \
@@ -140,14 +166,199 @@ __MUSA_HD int __musa_sat_int(double v) {
   __MUSA_HD T2 operator+(T2 a, T2 b) { return __hadd2(a, b); }                                  \
   __MUSA_HD T2 operator-(T2 a, T2 b) { return __hsub2(a, b); }                                  \
   __MUSA_HD T2 operator*(T2 a, T2 b) { return __hmul2(a, b); }                                  \
-  __MUSA_HD T2 operator/(T2 a, T2 b) { return __h2div(a, b); }
+  __MUSA_HD T2 operator/(T2 a, T2 b) { return __h2div(a, b); }                                 \
+  __MUSA_HD T operator+(T a) { return a; }                                                      \
+  __MUSA_HD T &operator++(T &a) { return a = __hadd(a, T(1.0f)); }                              \
+  __MUSA_HD T &operator--(T &a) { return a = __hsub(a, T(1.0f)); }                              \
+  __MUSA_HD T operator++(T &a, int) { T old = a; ++a; return old; }                             \
+  __MUSA_HD T operator--(T &a, int) { T old = a; --a; return old; }                             \
+  __MUSA_HD T2 operator+(T2 a) { return a; }                                                    \
+  __MUSA_HD T2 operator-(T2 a) { return __hneg2(a); }                                           \
+  __MUSA_HD T2 &operator+=(T2 &a, T2 b) { return a = __hadd2(a, b); }                           \
+  __MUSA_HD T2 &operator-=(T2 &a, T2 b) { return a = __hsub2(a, b); }                           \
+  __MUSA_HD T2 &operator*=(T2 &a, T2 b) { return a = __hmul2(a, b); }                           \
+  __MUSA_HD T2 &operator/=(T2 &a, T2 b) { return a = __h2div(a, b); }                           \
+  __MUSA_HD bool operator==(T2 a, T2 b) { return __hbeq2(a, b); }                               \
+  __MUSA_HD bool operator!=(T2 a, T2 b) { return __hbneu2(a, b); }                              \
+  __MUSA_HD bool operator<(T2 a, T2 b) { return __hblt2(a, b); }                                \
+  __MUSA_HD bool operator<=(T2 a, T2 b) { return __hble2(a, b); }                               \
+  __MUSA_HD bool operator>(T2 a, T2 b) { return __hbgt2(a, b); }                                \
+  __MUSA_HD bool operator>=(T2 a, T2 b) { return __hbge2(a, b); }
 #endif
+
+/* What cuda_fp16.h and cuda_bf16.h offer beyond the basics, for both types: directed
+ * rounding from float, integer conversions, the saturating (_sat: clamped to [0, 1], NaN to
+ * +0), NaN-propagating (_nan) and ReLU forms, comparisons of pairs returning a pair of 1.0/0.0
+ * or one bool, and the pair forms of the math functions. */
+/* One step of a 16-bit sign-magnitude pattern towards +infinity (up) or -infinity. */
+__MUSA_HD unsigned short __musa_bits16_step(unsigned short b, bool up) {
+  if ((b & 0x7fffu) == 0)
+    return up ? 0x0001 : 0x8001;
+  return (unsigned short)(((b & 0x8000u) != 0) == up ? b - 1 : b + 1);
+}
+#ifdef __cplusplus
+/* Saturating conversion of a rounded value to an integer type, as cvt.sat does; NaN gives 0,
+ * or the most negative value for the 64-bit forms (CUDA documents 0x8000000000000000). */
+template <class I> __MUSA_HD I __musa_sat_conv(double v) {
+  constexpr bool is_signed = (I)-1 < (I)0;
+  constexpr int bits = 8 * sizeof(I);
+  const double hi = is_signed ? __builtin_ldexp(1.0, bits - 1) : __builtin_ldexp(1.0, bits);
+  const double lo = is_signed ? -hi : 0.0;
+  if (v != v)
+    return bits == 64 ? (I)(1ull << 63) : (I)0;
+  if (v <= lo)
+    return is_signed ? (I)(1ull << (bits - 1)) : (I)0;
+  if (v >= hi)
+    return (I)(is_signed ? ~(1ull << (bits - 1)) : ~0ull);
+  return (I)v;
+}
+#endif
+#define __MUSA_LOW_PRECISION_DIRECTED(T, P, TO_FLOAT, FROM_FLOAT)                               \
+  /* mode 0: toward zero, 1: down, 2: up; from the nearest value, one step where it lies on  \
+   * the wrong side of f */                                                                     \
+  __MUSA_HD T __musa_##P##_directed(float f, int mode) {                                        \
+    T h = FROM_FLOAT(f);                                                                        \
+    float g = TO_FLOAT(h);                                                                      \
+    if (g > f && (mode == 1 || (mode == 0 && f > 0.0f)))                                        \
+      h.__x = __musa_bits16_step(h.__x, false);                                                 \
+    else if (g < f && (mode == 2 || (mode == 0 && f < 0.0f)))                                   \
+      h.__x = __musa_bits16_step(h.__x, true);                                                  \
+    return h;                                                                                   \
+  }                                                                                             \
+  __MUSA_HD T __float2##P##_rz(float f) { return __musa_##P##_directed(f, 0); }                 \
+  __MUSA_HD T __float2##P##_rd(float f) { return __musa_##P##_directed(f, 1); }                 \
+  __MUSA_HD T __float2##P##_ru(float f) { return __musa_##P##_directed(f, 2); }
+#define __MUSA_LOW_PRECISION_INT(T, P, I, NAME)                                                 \
+  __MUSA_HD T __##NAME##2##P##_rn(I i) { return T((double)i); }                                 \
+  __MUSA_HD I __##P##2##NAME##_rn(T h) { return __musa_sat_conv<I>(__builtin_rint((float)h)); } \
+  __MUSA_HD I __##P##2##NAME##_rz(T h) { return __musa_sat_conv<I>(__builtin_trunc((float)h)); } \
+  __MUSA_HD I __##P##2##NAME##_rd(T h) { return __musa_sat_conv<I>(__builtin_floor((float)h)); } \
+  __MUSA_HD I __##P##2##NAME##_ru(T h) { return __musa_sat_conv<I>(__builtin_ceil((float)h)); }
+#define __MUSA_LOW_PRECISION_MORE(T, T2, P, TO_FLOAT, FROM_FLOAT)                               \
+  __MUSA_LOW_PRECISION_DIRECTED(T, P, TO_FLOAT, FROM_FLOAT)                                     \
+  __MUSA_LOW_PRECISION_INT(T, P, short, short)                                                  \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned short, ushort)                                        \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned int, uint)                                            \
+  __MUSA_LOW_PRECISION_INT(T, P, long long, ll)                                                 \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned long long, ull)                                       \
+  __MUSA_HD int __##P##2int_rd(T h) { return __musa_sat_int(__builtin_floorf(TO_FLOAT(h))); }  \
+  __MUSA_HD int __##P##2int_ru(T h) { return __musa_sat_int(__builtin_ceilf(TO_FLOAT(h))); }   \
+  __MUSA_HD T __musa_sat01(T h) {                                                               \
+    float f = TO_FLOAT(h);                                                                      \
+    return FROM_FLOAT(!(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f);                                \
+  }                                                                                             \
+  __MUSA_HD T __hadd_sat(T a, T b) { return __musa_sat01(__hadd(a, b)); }                       \
+  __MUSA_HD T __hsub_sat(T a, T b) { return __musa_sat01(__hsub(a, b)); }                       \
+  __MUSA_HD T __hmul_sat(T a, T b) { return __musa_sat01(__hmul(a, b)); }                       \
+  __MUSA_HD T __hfma_sat(T a, T b, T c) { return __musa_sat01(__hfma(a, b, c)); }               \
+  __MUSA_HD T __hadd_rn(T a, T b) { return __hadd(a, b); }                                      \
+  __MUSA_HD T __hsub_rn(T a, T b) { return __hsub(a, b); }                                      \
+  __MUSA_HD T __hmul_rn(T a, T b) { return __hmul(a, b); }                                      \
+  __MUSA_HD T __musa_##P##_nan(void) { T h; h.__x = 0x7fff; return h; }                         \
+  __MUSA_HD T __hmax_nan(T a, T b) {                                                            \
+    return __hisnan(a) || __hisnan(b) ? __musa_##P##_nan() : __hmax(a, b);                      \
+  }                                                                                             \
+  __MUSA_HD T __hmin_nan(T a, T b) {                                                            \
+    return __hisnan(a) || __hisnan(b) ? __musa_##P##_nan() : __hmin(a, b);                      \
+  }                                                                                             \
+  __MUSA_HD T __hfma_relu(T a, T b, T c) {                                                      \
+    T r = __hfma(a, b, c);                                                                      \
+    return __hisnan(r) ? __musa_##P##_nan() : TO_FLOAT(r) < 0.0f ? FROM_FLOAT(0.0f) : r;        \
+  }                                                                                             \
+  __MUSA_HD T hexp10(T a) { return FROM_FLOAT(__builtin_exp10f(TO_FLOAT(a))); }                 \
+  __MUSA_HD T hlog10(T a) { return FROM_FLOAT(__builtin_log10f(TO_FLOAT(a))); }                 \
+  __MUSA_HD T2 __lows2##P##2(T2 a, T2 b) { T2 r = {a.x, b.x}; return r; }                        \
+  __MUSA_HD T2 __highs2##P##2(T2 a, T2 b) { T2 r = {a.y, b.y}; return r; }                       \
+  __MUSA_HD T2 __low2##P##2(T2 a) { T2 r = {a.x, a.x}; return r; }                               \
+  __MUSA_HD T2 __high2##P##2(T2 a) { T2 r = {a.y, a.y}; return r; }                              \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hadd2_sat, __hadd_sat)                                    \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hsub2_sat, __hsub_sat)                                    \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hmul2_sat, __hmul_sat)                                    \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hmul2_rn, __hmul_rn)                                      \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hadd2_rn, __hadd_rn)                                      \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hsub2_rn, __hsub_rn)                                      \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hmax2_nan, __hmax_nan)                                    \
+  __MUSA_LOW_PRECISION_PAIR2(T, T2, __hmin2_nan, __hmin_nan)                                    \
+  __MUSA_HD T2 __hfma2_sat(T2 a, T2 b, T2 c) {                                                  \
+    T2 r = {__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)};                              \
+    return r;                                                                                   \
+  }                                                                                             \
+  __MUSA_HD T2 __hfma2_relu(T2 a, T2 b, T2 c) {                                                 \
+    T2 r = {__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y)};                            \
+    return r;                                                                                   \
+  }                                                                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, eq, __heq)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, ne, __hne)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, lt, __hlt)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, le, __hle)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, gt, __hgt)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, ge, __hge)                                               \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, equ, __hequ)                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, neu, __hneu)                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, ltu, __hltu)                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, leu, __hleu)                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, gtu, __hgtu)                                             \
+  __MUSA_LOW_PRECISION_COMPARE2(T, T2, geu, __hgeu)                                             \
+  __MUSA_HD T2 __hisnan2(T2 a) {                                                                \
+    T2 r = {FROM_FLOAT(__hisnan(a.x) ? 1.0f : 0.0f), FROM_FLOAT(__hisnan(a.y) ? 1.0f : 0.0f)};  \
+    return r;                                                                                   \
+  }                                                                                             \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2sqrt, hsqrt)                                              \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2rsqrt, hrsqrt)                                            \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2rcp, hrcp)                                                \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2exp, hexp)                                                \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2exp2, hexp2)                                              \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2exp10, hexp10)                                            \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2log, hlog)                                                \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2log2, hlog2)                                              \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2log10, hlog10)                                            \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2sin, hsin)                                                \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2cos, hcos)                                                \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2floor, hfloor)                                            \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2ceil, hceil)                                              \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2trunc, htrunc)                                            \
+  __MUSA_LOW_PRECISION_MATH2(T, T2, h2rint, hrint)
+#define __MUSA_LOW_PRECISION_PAIR2(T, T2, NAME2, NAME)                                          \
+  __MUSA_HD T2 NAME2(T2 a, T2 b) { T2 r = {NAME(a.x, b.x), NAME(a.y, b.y)}; return r; }
+#define __MUSA_LOW_PRECISION_MATH2(T, T2, NAME2, NAME)                                          \
+  __MUSA_HD T2 NAME2(T2 a) { T2 r = {NAME(a.x), NAME(a.y)}; return r; }
+#define __MUSA_LOW_PRECISION_COMPARE2(T, T2, OP, SCALAR)                                        \
+  __MUSA_HD T2 __h##OP##2(T2 a, T2 b) {                                                         \
+    T one = 1.0f, zero = 0.0f;                                                                  \
+    T2 r = {SCALAR(a.x, b.x) ? one : zero, SCALAR(a.y, b.y) ? one : zero};                      \
+    return r;                                                                                   \
+  }                                                                                             \
+  __MUSA_HD bool __hb##OP##2(T2 a, T2 b) { return SCALAR(a.x, b.x) && SCALAR(a.y, b.y); }
 
 #define __MUSA_HALF_TO_FLOAT(h) ((float)__builtin_bit_cast(_Float16, (h).__x))
 #define __MUSA_HALF_FROM_FLOAT(f) (__builtin_bit_cast(__half, (_Float16)(f)))
-__MUSA_LOW_PRECISION(__half, __half2, half, __MUSA_HALF_TO_FLOAT, __MUSA_HALF_FROM_FLOAT)
+#define __MUSA_HALF_FROM_DOUBLE(d) (__builtin_bit_cast(__half, (_Float16)(d)))
+__MUSA_LOW_PRECISION(__half, __half2, half, __MUSA_HALF_TO_FLOAT, __MUSA_HALF_FROM_FLOAT,
+                     __MUSA_HALF_FROM_DOUBLE)
 #ifdef __cplusplus
+__MUSA_LOW_PRECISION_MORE(__half, __half2, half, __MUSA_HALF_TO_FLOAT, __MUSA_HALF_FROM_FLOAT)
 __MUSA_LOW_PRECISION_OPERATORS(__half, __half2)
+#endif
+__MUSA_HD __half2 make_half2(__half x, __half y) { __half2 r = {x, y}; return r; }
+
+#ifdef __cplusplus
+/* atomicAdd of halves: one floating-point atomic add per half (a pair is atomic per half, not
+ * as one 32-bit word, as CUDA documents for __half2). Returns the old value. */
+#define __MUSA_ATOMIC_ADD_16(T, T2, F, SUFFIX)                                                  \
+  static __device__ __forceinline__ T atomicAdd##SUFFIX(T *p, T v) {                           \
+    typedef F __attribute__((may_alias)) alias_t;                                               \
+    return __builtin_bit_cast(                                                                  \
+        T, __atomic_fetch_add((alias_t *)p, __builtin_bit_cast(F, v), __ATOMIC_RELAXED));       \
+  }                                                                                             \
+  static __device__ __forceinline__ T2 atomicAdd##SUFFIX(T2 *p, T2 v) {                        \
+    T2 r = {atomicAdd##SUFFIX(&p->x, v.x), atomicAdd##SUFFIX(&p->y, v.y)};                      \
+    return r;                                                                                   \
+  }
+#define __MUSA_ATOMIC_ADD_16_SCOPES(T, T2, F)                                                   \
+  __MUSA_ATOMIC_ADD_16(T, T2, F, )                                                              \
+  __MUSA_ATOMIC_ADD_16(T, T2, F, _block)                                                        \
+  __MUSA_ATOMIC_ADD_16(T, T2, F, _system)
+__MUSA_ATOMIC_ADD_16_SCOPES(__half, __half2, _Float16)
 #endif
 __MUSA_HD short __half_as_short(__half h) { return (short)h.__x; }
 __MUSA_HD unsigned short __half_as_ushort(__half h) { return h.__x; }
