@@ -29,25 +29,6 @@ __MUSA_HD unsigned short __musa_bf16_bits_of_double(double d) {
 #endif
 }
 
-struct __mt_bfloat16 {
-  unsigned short __x;
-#ifdef __cplusplus
-  __mt_bfloat16() = default;
-  __host__ __device__ __mt_bfloat16(float f) : __x(__musa_bf16_bits(f)) {}
-  __host__ __device__ __mt_bfloat16(double d) : __x(__musa_bf16_bits_of_double(d)) {}
-  __host__ __device__ __mt_bfloat16(int i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ __mt_bfloat16(unsigned int i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ __mt_bfloat16(short i) : __mt_bfloat16((float)i) {}
-  __host__ __device__ __mt_bfloat16(unsigned short i) : __mt_bfloat16((float)i) {}
-  __host__ __device__ __mt_bfloat16(long i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ __mt_bfloat16(unsigned long i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ __mt_bfloat16(long long i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ __mt_bfloat16(unsigned long long i) : __mt_bfloat16((double)i) {}
-  __host__ __device__ operator float() const {
-    return __builtin_bit_cast(float, (unsigned int)__x << 16);
-  }
-#endif
-};
 /* The raw bit patterns (`__nv_bfloat16_raw`). */
 typedef struct __mt_bfloat16_raw {
   unsigned short x;
@@ -55,11 +36,49 @@ typedef struct __mt_bfloat16_raw {
 typedef struct __mt_bfloat162_raw {
   unsigned short x, y;
 } __mt_bfloat162_raw;
+
+struct __mt_bfloat16 {
+  unsigned short __x;
+#ifdef __cplusplus
+  __mt_bfloat16() = default;
+  __host__ __device__ __mt_bfloat16(float f) : __x(__musa_bf16_bits(f)) {}
+  __host__ __device__ __mt_bfloat16(double d) : __x(__musa_bf16_bits_of_double(d)) {}
+  /* Integers round once (musa_fp16.h's __musa_int_to_float_odd), short ones are exact. */
+  __host__ __device__ __mt_bfloat16(short i) : __mt_bfloat16((float)i) {}
+  __host__ __device__ __mt_bfloat16(unsigned short i) : __mt_bfloat16((float)i) {}
+  __host__ __device__ __mt_bfloat16(int i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(unsigned int i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(long i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(unsigned long i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(long long i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(unsigned long long i) : __mt_bfloat16(__MUSA_INT_ODD(i)) {}
+  __host__ __device__ __mt_bfloat16(const __mt_bfloat16_raw &r) : __x(r.x) {}
+  __host__ __device__ __mt_bfloat16 &operator=(const __mt_bfloat16_raw &r) {
+    __x = r.x;
+    return *this;
+  }
+  __host__ __device__ operator __mt_bfloat16_raw() const {
+    __mt_bfloat16_raw r;
+    r.x = __x;
+    return r;
+  }
+  __host__ __device__ operator float() const {
+    return __builtin_bit_cast(float, (unsigned int)__x << 16);
+  }
+#endif
+};
 struct __align__(4) __mt_bfloat162 {
   struct __mt_bfloat16 x, y;
 #ifdef __cplusplus
   __mt_bfloat162() = default;
   __host__ __device__ __mt_bfloat162(__mt_bfloat16 a, __mt_bfloat16 b) : x(a), y(b) {}
+  __host__ __device__ __mt_bfloat162(const __mt_bfloat162_raw &r)
+      : x(__mt_bfloat16_raw{r.x}), y(__mt_bfloat16_raw{r.y}) {}
+  __host__ __device__ operator __mt_bfloat162_raw() const {
+    __mt_bfloat162_raw r;
+    r.x = x.__x, r.y = y.__x;
+    return r;
+  }
 #endif
 };
 typedef struct __mt_bfloat16 __nv_bfloat16;
@@ -67,6 +86,9 @@ typedef struct __mt_bfloat162 __nv_bfloat162;
 typedef struct __mt_bfloat16_raw __nv_bfloat16_raw;
 typedef struct __mt_bfloat162_raw __nv_bfloat162_raw;
 typedef struct __mt_bfloat16 mt_bfloat16;
+typedef struct __mt_bfloat162 mt_bfloat162;
+typedef struct __mt_bfloat16 nv_bfloat16;
+typedef struct __mt_bfloat162 nv_bfloat162;
 
 __MUSA_HD float __musa_bf16_to_float(struct __mt_bfloat16 b) {
   return __builtin_bit_cast(float, (unsigned int)b.__x << 16);
@@ -98,5 +120,11 @@ __MUSA_ATOMIC_ADD_16_SCOPES(__mt_bfloat16, __mt_bfloat162, __bf16)
 #endif
 __MUSA_HD short __bfloat16_as_short(struct __mt_bfloat16 h) { return (short)h.__x; }
 __MUSA_HD unsigned short __bfloat16_as_ushort(struct __mt_bfloat16 h) { return h.__x; }
+__MUSA_HD struct __mt_bfloat16 __short_as_bfloat16(short s) {
+  return __builtin_bit_cast(struct __mt_bfloat16, s);
+}
+__MUSA_HD struct __mt_bfloat16 __ushort_as_bfloat16(unsigned short s) {
+  return __builtin_bit_cast(struct __mt_bfloat16, s);
+}
 
 #endif /* __MUSA_BF16_H__ */

@@ -729,6 +729,12 @@ __MUSA_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
                                 __ATOMIC_RELAXED);                                           \
     return expected;                                                                         \
   }                                                                                          \
+  __MUSA_DEV unsigned short atomicCAS##suffix(unsigned short *p, unsigned short expected,    \
+                                              unsigned short desired) {                      \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,              \
+                                __ATOMIC_RELAXED);                                           \
+    return expected;                                                                         \
+  }                                                                                          \
   __MUSA_DEV unsigned int atomicInc##suffix(unsigned int *p, unsigned int limit) {           \
     unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);                                 \
     while (!__atomic_compare_exchange_n(p, &old, old >= limit ? 0u : old + 1, true,          \

@@ -64,10 +64,6 @@ typedef struct __half2 half2;
  * while a*b has 22), so one narrowing from double to half (FROM_DOUBLE: the host's
  * __truncdfhf2; for bfloat16 the simulator's __truncdfbf2) gives the correctly rounded
  * result. The timing model sees widenings, one multiply-add and a narrowing: one half FMA. */
-/* Saturating conversion to int as the GPU's cvt.s32 does (NaN gives 0). */
-__MUSA_HD int __musa_sat_int(double v) {
-  return v != v ? 0 : v <= -2147483648.0 ? -2147483647 - 1 : v >= 2147483648.0 ? 2147483647 : (int)v;
-}
 
 /* The conversions and operations shared with bfloat16 come from one macro so both types behave
  * alike; TO_FLOAT and FROM_FLOAT are the only per-type parts. */
@@ -76,9 +72,6 @@ __MUSA_HD int __musa_sat_int(double v) {
   __MUSA_HD T __float2##P(float f) { return FROM_FLOAT(f); }                                    \
   __MUSA_HD T __float2##P##_rn(float f) { return FROM_FLOAT(f); }                               \
   __MUSA_HD T __double2##P(double d) { return FROM_DOUBLE(d); }                                \
-  __MUSA_HD T __int2##P##_rn(int i) { return FROM_FLOAT((float)i); }                            \
-  __MUSA_HD int __##P##2int_rz(T h) { return __musa_sat_int(__builtin_truncf(TO_FLOAT(h))); }  \
-  __MUSA_HD int __##P##2int_rn(T h) { return __musa_sat_int(__builtin_rintf(TO_FLOAT(h))); }   \
   __MUSA_HD T2 __float2##P##2_rn(float f) { T2 r = {FROM_FLOAT(f), FROM_FLOAT(f)}; return r; } \
   __MUSA_HD T2 __floats2##P##2_rn(float a, float b) { T2 r = {FROM_FLOAT(a), FROM_FLOAT(b)}; return r; } \
   __MUSA_HD float2 __##P##22float2(T2 h) { float2 r = {TO_FLOAT(h.x), TO_FLOAT(h.y)}; return r; } \
@@ -173,6 +166,10 @@ __MUSA_HD int __musa_sat_int(double v) {
   __MUSA_HD T operator++(T &a, int) { T old = a; ++a; return old; }                             \
   __MUSA_HD T operator--(T &a, int) { T old = a; --a; return old; }                             \
   __MUSA_HD T2 operator+(T2 a) { return a; }                                                    \
+  __MUSA_HD T2 &operator++(T2 &a) { return a = __hadd2(a, T2(T(1.0f), T(1.0f))); }              \
+  __MUSA_HD T2 &operator--(T2 &a) { return a = __hsub2(a, T2(T(1.0f), T(1.0f))); }              \
+  __MUSA_HD T2 operator++(T2 &a, int) { T2 old = a; ++a; return old; }                          \
+  __MUSA_HD T2 operator--(T2 &a, int) { T2 old = a; --a; return old; }                          \
   __MUSA_HD T2 operator-(T2 a) { return __hneg2(a); }                                           \
   __MUSA_HD T2 &operator+=(T2 &a, T2 b) { return a = __hadd2(a, b); }                           \
   __MUSA_HD T2 &operator-=(T2 &a, T2 b) { return a = __hsub2(a, b); }                           \
@@ -228,21 +225,35 @@ template <class I> __MUSA_HD I __musa_sat_conv(double v) {
   __MUSA_HD T __float2##P##_rz(float f) { return __musa_##P##_directed(f, 0); }                 \
   __MUSA_HD T __float2##P##_rd(float f) { return __musa_##P##_directed(f, 1); }                 \
   __MUSA_HD T __float2##P##_ru(float f) { return __musa_##P##_directed(f, 2); }
-#define __MUSA_LOW_PRECISION_INT(T, P, I, NAME)                                                 \
-  __MUSA_HD T __##NAME##2##P##_rn(I i) { return T((double)i); }                                 \
-  __MUSA_HD I __##P##2##NAME##_rn(T h) { return __musa_sat_conv<I>(__builtin_rint((float)h)); } \
-  __MUSA_HD I __##P##2##NAME##_rz(T h) { return __musa_sat_conv<I>(__builtin_trunc((float)h)); } \
-  __MUSA_HD I __##P##2##NAME##_rd(T h) { return __musa_sat_conv<I>(__builtin_floor((float)h)); } \
-  __MUSA_HD I __##P##2##NAME##_ru(T h) { return __musa_sat_conv<I>(__builtin_ceil((float)h)); }
+/* An integer as a float rounded to odd at 24 bits (bits shifted out leave a 1 in the last
+ * place): rounding that float to nearest or in a direction gives the integer's correctly
+ * rounded 16-bit value, as the GPU's I2F does (a float rounded to nearest would round twice:
+ * 2^24 + 2^16 + 1 to bfloat16). Integer steps throughout, so the compiler cannot turn it back
+ * into one conversion that the host would do through float. */
+__MUSA_HD float __musa_int_to_float_odd(unsigned long long m, bool negative) {
+  int shift = m >> 24 ? 40 - __builtin_clzll(m) : 0;
+  unsigned long long kept = (m >> shift) | ((m & ((1ull << shift) - 1)) != 0);
+  float f = __builtin_ldexpf((float)kept, shift);
+  return negative ? -f : f;
+}
+#define __MUSA_INT_ODD(i) __musa_int_to_float_odd((i) < 0 ? 0ull - (unsigned long long)(i) : (unsigned long long)(i), (i) < 0)
+#define __MUSA_LOW_PRECISION_INT(T, P, I, NAME, TO_FLOAT, FROM_FLOAT)                          \
+  __MUSA_HD T __##NAME##2##P##_rn(I i) { return FROM_FLOAT(__MUSA_INT_ODD(i)); }                \
+  __MUSA_HD T __##NAME##2##P##_rz(I i) { return __musa_##P##_directed(__MUSA_INT_ODD(i), 0); }  \
+  __MUSA_HD T __##NAME##2##P##_rd(I i) { return __musa_##P##_directed(__MUSA_INT_ODD(i), 1); }  \
+  __MUSA_HD T __##NAME##2##P##_ru(I i) { return __musa_##P##_directed(__MUSA_INT_ODD(i), 2); }  \
+  __MUSA_HD I __##P##2##NAME##_rn(T h) { return __musa_sat_conv<I>(__builtin_rintf(TO_FLOAT(h))); } \
+  __MUSA_HD I __##P##2##NAME##_rz(T h) { return __musa_sat_conv<I>(__builtin_truncf(TO_FLOAT(h))); } \
+  __MUSA_HD I __##P##2##NAME##_rd(T h) { return __musa_sat_conv<I>(__builtin_floorf(TO_FLOAT(h))); } \
+  __MUSA_HD I __##P##2##NAME##_ru(T h) { return __musa_sat_conv<I>(__builtin_ceilf(TO_FLOAT(h))); }
 #define __MUSA_LOW_PRECISION_MORE(T, T2, P, TO_FLOAT, FROM_FLOAT)                               \
   __MUSA_LOW_PRECISION_DIRECTED(T, P, TO_FLOAT, FROM_FLOAT)                                     \
-  __MUSA_LOW_PRECISION_INT(T, P, short, short)                                                  \
-  __MUSA_LOW_PRECISION_INT(T, P, unsigned short, ushort)                                        \
-  __MUSA_LOW_PRECISION_INT(T, P, unsigned int, uint)                                            \
-  __MUSA_LOW_PRECISION_INT(T, P, long long, ll)                                                 \
-  __MUSA_LOW_PRECISION_INT(T, P, unsigned long long, ull)                                       \
-  __MUSA_HD int __##P##2int_rd(T h) { return __musa_sat_int(__builtin_floorf(TO_FLOAT(h))); }  \
-  __MUSA_HD int __##P##2int_ru(T h) { return __musa_sat_int(__builtin_ceilf(TO_FLOAT(h))); }   \
+  __MUSA_LOW_PRECISION_INT(T, P, int, int, TO_FLOAT, FROM_FLOAT)                                \
+  __MUSA_LOW_PRECISION_INT(T, P, short, short, TO_FLOAT, FROM_FLOAT)                            \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned short, ushort, TO_FLOAT, FROM_FLOAT)                  \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned int, uint, TO_FLOAT, FROM_FLOAT)                      \
+  __MUSA_LOW_PRECISION_INT(T, P, long long, ll, TO_FLOAT, FROM_FLOAT)                           \
+  __MUSA_LOW_PRECISION_INT(T, P, unsigned long long, ull, TO_FLOAT, FROM_FLOAT)                 \
   __MUSA_HD T __musa_sat01(T h) {                                                               \
     float f = TO_FLOAT(h);                                                                      \
     return FROM_FLOAT(!(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f);                                \
@@ -287,6 +298,12 @@ template <class I> __MUSA_HD I __musa_sat_conv(double v) {
     T2 r = {__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y)};                            \
     return r;                                                                                   \
   }                                                                                             \
+  /* complex multiply-add, (a.x + i a.y)(b.x + i b.y) + c, in fused steps */                    \
+  __MUSA_HD T2 __hcmadd(T2 a, T2 b, T2 c) {                                                     \
+    T2 r = {__hfma(a.x, b.x, __hfma(__hneg(a.y), b.y, c.x)),                                     \
+            __hfma(a.x, b.y, __hfma(a.y, b.x, c.y))};                                           \
+    return r;                                                                                   \
+  }                                                                                             \
   __MUSA_LOW_PRECISION_COMPARE2(T, T2, eq, __heq)                                               \
   __MUSA_LOW_PRECISION_COMPARE2(T, T2, ne, __hne)                                               \
   __MUSA_LOW_PRECISION_COMPARE2(T, T2, lt, __hlt)                                               \
@@ -328,7 +345,10 @@ template <class I> __MUSA_HD I __musa_sat_conv(double v) {
     T2 r = {SCALAR(a.x, b.x) ? one : zero, SCALAR(a.y, b.y) ? one : zero};                      \
     return r;                                                                                   \
   }                                                                                             \
-  __MUSA_HD bool __hb##OP##2(T2 a, T2 b) { return SCALAR(a.x, b.x) && SCALAR(a.y, b.y); }
+  __MUSA_HD bool __hb##OP##2(T2 a, T2 b) { return SCALAR(a.x, b.x) && SCALAR(a.y, b.y); }      \
+  __MUSA_HD unsigned __h##OP##2_mask(T2 a, T2 b) {                                              \
+    return (SCALAR(a.x, b.x) ? 0xffffu : 0u) | (SCALAR(a.y, b.y) ? 0xffff0000u : 0u);           \
+  }
 
 #define __MUSA_HALF_TO_FLOAT(h) ((float)__builtin_bit_cast(_Float16, (h).__x))
 #define __MUSA_HALF_FROM_FLOAT(f) (__builtin_bit_cast(__half, (_Float16)(f)))

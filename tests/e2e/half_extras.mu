@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <math_constants.h>
 
 enum { NBits = 40, NInts = 12 };
 
@@ -83,6 +84,47 @@ __global__ void conversions(unsigned short *bits, long long *ints, const float *
   ints[j++] = j + 1;
 }
 
+// Integers round once to 16 bits (2^24 + 2^16 + 1 is just above a bfloat16 tie that a float
+// conversion lands on), directed integer conversions, pair masks, the complex multiply-add,
+// pair increments, bfloat16 raw patterns, the 16-bit atomicCAS and math_constants.h.
+__global__ void more(unsigned short *bits, unsigned short *cas, const int *in) {
+  if (threadIdx.x != 0)
+    return;
+  int big = in[0], n2049 = in[1];
+  int k = 0;
+  bits[k++] = bb(__nv_bfloat16(big));                                  // 0x4b81
+  bits[k++] = bb(__int2bfloat16_rn(big));                              // 0x4b81
+  bits[k++] = bb(__ll2bfloat16_rn((1ll << 53) + (1ll << 45) + big / big)); // 0x5a01
+  bits[k++] = bb(__uint2bfloat16_rz((unsigned)big));                   // 0x4b80
+  bits[k++] = hb(__int2half_rz(70000));                                // 0x7bff
+  bits[k++] = hb(__int2half_ru(n2049));                                // 0x6801
+  bits[k++] = hb(__int2half_rd(-n2049));                               // 0xe801
+  bits[k++] = hb(__int2half_rn(n2049));                                // 0x6800
+  unsigned mask = __hlt2_mask(__floats2half2_rn(1.0f, 3.0f), __floats2half2_rn(2.0f, 2.0f));
+  bits[k++] = mask & 0xffff;                                           // 0xffff
+  bits[k++] = mask >> 16;                                              // 0x0000
+  __half2 z = __hcmadd(__floats2half2_rn(1.0f, 2.0f), __floats2half2_rn(3.0f, 4.0f),
+                       __floats2half2_rn(0.5f, 0.25f));
+  bits[k++] = hb(z.x);                                                 // 0xc480 (-4.5)
+  bits[k++] = hb(z.y);                                                 // 0x4920 (10.25)
+  __half2 t = __floats2half2_rn(1.0f, 2.0f);
+  t++;
+  ++t;
+  bits[k++] = hb(t.y);                                                 // 0x4400 (4.0)
+  __nv_bfloat16_raw raw;
+  raw.x = 0x3f80;
+  __nv_bfloat16 x = raw;
+  nv_bfloat16 y = x;
+  __nv_bfloat16_raw back = y;
+  bits[k++] = back.x;                                                  // 0x3f80
+  bits[k++] = bb(__ushort_as_bfloat16(0x4040));                        // 0x4040
+  bits[k++] = __float_as_uint(CUDART_PI_F) >> 16;                      // 0x4049
+  bits[k++] = isinf(CUDART_INF_F) && isnan(CUDART_NAN);                // 1
+  bits[k++] = atomicCAS(cas, (unsigned short)7, (unsigned short)9);    // 7
+  bits[k++] = atomicCAS(cas, (unsigned short)7, (unsigned short)11);   // 9
+  bits[k++] = k + 1;
+}
+
 // Every thread adds to one half, one pair, one bfloat16 and one bfloat16 pair: the sums are
 // exact (at most 256), so any lost update shows.
 __global__ void atomics(__half *h, __half2 *h2, __nv_bfloat16 *b, __nv_bfloat162 *b2,
@@ -128,6 +170,33 @@ int main() {
   CHECK(__half_as_ushort(__float2half_rz(1e6f)) == 0x7bff, "host float2half_rz");
   __nv_bfloat16 hostb = 2.5f;
   CHECK(float(hostb) == 2.5f, "host bfloat16 from float");
+
+  {
+    unsigned short *dmore, *dcas;
+    int *dn;
+    int n[2] = {(1 << 24) + (1 << 16) + 1, 2049};
+    unsigned short seven = 7;
+    CHECK_MUSA(musaMalloc(&dmore, 32 * sizeof(unsigned short)));
+    CHECK_MUSA(musaMalloc(&dcas, sizeof(unsigned short)));
+    CHECK_MUSA(musaMalloc(&dn, sizeof n));
+    CHECK_MUSA(musaMemcpy(dn, n, sizeof n, musaMemcpyHostToDevice));
+    CHECK_MUSA(musaMemcpy(dcas, &seven, sizeof seven, musaMemcpyHostToDevice));
+    more<<<1, 32>>>(dmore, dcas, dn);
+    CHECK_MUSA(musaGetLastError());
+    unsigned short got[32], cas;
+    CHECK_MUSA(musaMemcpy(got, dmore, sizeof got, musaMemcpyDeviceToHost));
+    CHECK_MUSA(musaMemcpy(&cas, dcas, sizeof cas, musaMemcpyDeviceToHost));
+    const unsigned short wantMore[] = {0x4b81, 0x4b81, 0x5a01, 0x4b80, 0x7bff, 0x6801, 0xe801,
+                                       0x6800, 0xffff, 0x0000, 0xc480, 0x4920, 0x4400, 0x3f80,
+                                       0x4040, 0x4049, 1,      7,      9};
+    const int nmore = sizeof wantMore / sizeof wantMore[0];
+    CHECK(got[nmore] == nmore + 1, "%d results written, %d expected", got[nmore] - 1, nmore);
+    for (int i = 0; i < nmore; ++i)
+      CHECK(got[i] == wantMore[i], "more %d: %#x, want %#x", i, got[i], wantMore[i]);
+    CHECK(cas == 9, "16-bit atomicCAS left %d", cas);
+    CHECK(__bfloat16_as_ushort(__nv_bfloat16((1 << 24) + (1 << 16) + 1)) == 0x4b81,
+          "host int to bfloat16");
+  }
 
   const int blocks = 4, threads = 64;
   __half *h, *olds;

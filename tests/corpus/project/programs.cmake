@@ -108,6 +108,22 @@ set(CORPUS_MU_PROGRAMS
   float_corners
   half_bf16_rounding
   ptx_bignum
+  # Half precision, bfloat16 and inference kernels
+  half_conv_exhaustive
+  half_arith_exact
+  half_conv_modes
+  half2_cmp_math
+  fast_math_edges
+  half_shfl_args
+  half_atomics
+  generic_templates_half
+  bias_gelu_half2
+  rmsnorm_layernorm_t
+  masked_softmax_half
+  int8_quant_char4
+  rotary_topk
+  wmma_half_gemm
+  gemv_vec16
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
