@@ -93,6 +93,85 @@ void optimize(Module &M, TargetMachine &TM) {
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(M, MAM);
 }
 
+/// The marker the device headers put on a __managed__ variable (musa_device_prelude.h).
+constexpr StringRef ManagedAnnotation = "musa.managed";
+
+/// The globals `M` marks __managed__ (entries of llvm.global.annotations).
+std::vector<GlobalVariable *> managedGlobals(Module &M) {
+  std::vector<GlobalVariable *> out;
+  GlobalVariable *annotations = M.getGlobalVariable("llvm.global.annotations");
+  auto *array = annotations && annotations->hasInitializer()
+                    ? dyn_cast<ConstantArray>(annotations->getInitializer())
+                    : nullptr;
+  if (!array)
+    return out;
+  for (Value *op : array->operands()) {
+    auto *entry = dyn_cast<ConstantStruct>(op);
+    if (!entry || entry->getNumOperands() < 2)
+      continue;
+    auto *global = dyn_cast<GlobalVariable>(entry->getOperand(0)->stripPointerCasts());
+    auto *text = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+    auto *chars = text && text->hasInitializer()
+                      ? dyn_cast<ConstantDataArray>(text->getInitializer())
+                      : nullptr;
+    if (global && chars && chars->isCString() && chars->getAsCString() == ManagedAnnotation)
+      out.push_back(global);
+  }
+  return out;
+}
+
+/// Writes the bytes of constant `C` (little-endian, the device's layout) to `out`, which holds
+/// its allocation size in zeros; false for what has no fixed bytes (addresses).
+bool layOutConstant(const Constant *C, const DataLayout &DL, char *out) {
+  if (C->isNullValue() || isa<UndefValue>(C))
+    return true;
+  auto bytesOf = [&](const APInt &value) {
+    for (unsigned i = 0; i * 8 < value.getBitWidth(); ++i)
+      out[i] = char(value.extractBitsAsZExtValue(std::min(8u, value.getBitWidth() - i * 8), i * 8));
+    return true;
+  };
+  if (auto *integer = dyn_cast<ConstantInt>(C))
+    return bytesOf(integer->getValue());
+  if (auto *fp = dyn_cast<ConstantFP>(C))
+    return bytesOf(fp->getValueAPF().bitcastToAPInt());
+  if (auto *sequence = dyn_cast<ConstantDataSequential>(C)) {
+    uint64_t step = DL.getTypeAllocSize(sequence->getElementType());
+    for (unsigned i = 0; i < sequence->getNumElements(); ++i)
+      if (!layOutConstant(sequence->getElementAsConstant(i), DL, out + i * step))
+        return false;
+    return true;
+  }
+  if (auto *structure = dyn_cast<ConstantStruct>(C)) {
+    const StructLayout *layout = DL.getStructLayout(structure->getType());
+    for (unsigned i = 0; i < structure->getNumOperands(); ++i)
+      if (!layOutConstant(structure->getOperand(i), DL, out + layout->getElementOffset(i)))
+        return false;
+    return true;
+  }
+  if (isa<ConstantArray>(C) || isa<ConstantVector>(C)) {
+    Type *element = isa<ConstantArray>(C) ? cast<ArrayType>(C->getType())->getElementType()
+                                          : cast<VectorType>(C->getType())->getElementType();
+    uint64_t step = DL.getTypeAllocSize(element);
+    for (unsigned i = 0; i < C->getNumOperands(); ++i)
+      if (!layOutConstant(cast<Constant>(C->getOperand(i)), DL, out + i * step))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// A __managed__ variable's storage is the host's (FatBinaryRegistry registers it): the
+/// module only declares it, and the load binds the name to that address.
+void externaliseManaged(Module &M) {
+  for (GlobalVariable *global : managedGlobals(M)) {
+    global->setInitializer(nullptr);
+    global->setLinkage(GlobalValue::ExternalLinkage);
+    global->setVisibility(GlobalValue::DefaultVisibility);
+  }
+  if (GlobalVariable *annotations = M.getGlobalVariable("llvm.global.annotations"))
+    annotations->eraseFromParent();
+}
+
 /// Bitcode (one image, or several relocatable ones linked together) -> host object bytes, or
 /// an error message.
 std::string compileToObject(const std::vector<std::string_view> &bitcodes, const std::string &cpu,
@@ -116,6 +195,7 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   std::string error = linkDeviceLibrary(*module);
   if (!error.empty())
     return error;
+  externaliseManaged(*module);
   std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
   if (!TM)
     return "no host target: " + error;
@@ -125,6 +205,11 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
                             memcheckOn());
   if (!error.empty())
     return error;
+  // A variable the module only declares (a __managed__ one, in the host's image) may lie
+  // anywhere in the address space: reached through the GOT, not a 32-bit displacement.
+  for (GlobalVariable &global : M.globals())
+    if (global.isDeclaration())
+      global.setDSOLocal(false);
   optimize(M, *TM);
   if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) { // debugging the lowering
     std::error_code ec;
@@ -199,7 +284,8 @@ bool isBuiltin(StringRef name) {
 /// Every symbol the object leaves undefined must be a builtin or host-callable: checked here,
 /// before loading, so the error names the symbol (ORC would report it only at the first
 /// lookup, as a generic "symbols not found").
-std::string checkUndefinedSymbols(const std::string &object) {
+std::string checkUndefinedSymbols(const std::string &object,
+                                  const KernelJit::ManagedStorage &managed) {
   auto file = object::ObjectFile::createObjectFile(
       MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
   if (!file)
@@ -216,7 +302,8 @@ std::string checkUndefinedSymbols(const std::string &object) {
       return "cannot read the compiled device code's symbol table";
     }
     if (!(*flags & object::SymbolRef::SF_Undefined) || name->empty() ||
-        *name == "_GLOBAL_OFFSET_TABLE_" || isBuiltin(*name) || isHostCallable(*name))
+        *name == "_GLOBAL_OFFSET_TABLE_" || isBuiltin(*name) || isHostCallable(*name) ||
+        managed.count(*name))
       continue;
     unknown += (unknown.empty() ? "'" : ", '") + name->str() + "'";
   }
@@ -270,11 +357,35 @@ std::string KernelJit::cacheKey(std::string_view bitcode) const {
   return toHex(hasher.final<16>(), /*LowerCase=*/true);
 }
 
-JitResult KernelJit::load(std::string_view bitcode, JitModule &out) {
-  return loadLinked({bitcode}, out);
+JitResult KernelJit::load(std::string_view bitcode, JitModule &out,
+                          const ManagedStorage &managed) {
+  return loadLinked({bitcode}, out, managed);
 }
 
-JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out) {
+JitResult KernelJit::managedVariables(std::string_view bitcode,
+                                      std::vector<ManagedVariable> &out) {
+  out.clear();
+  // Lazily: function bodies stay unread, the globals and their initializers are all it needs.
+  LLVMContext context;
+  auto parsed = getLazyBitcodeModule(
+      MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()), "device image"), context);
+  if (!parsed)
+    return {"device image: " + toString(parsed.takeError())};
+  for (GlobalVariable *global : managedGlobals(**parsed)) {
+    ManagedVariable var{global->getName().str(), {}};
+    uint64_t size = (*parsed)->getDataLayout().getTypeAllocSize(global->getValueType());
+    var.initial.assign(size, '\0');
+    if (global->hasInitializer() &&
+        !layOutConstant(global->getInitializer(), (*parsed)->getDataLayout(), var.initial.data()))
+      return {"__managed__ variable '" + var.name + "': an initializer the simulator cannot "
+              "lay out (numbers, arrays and structs of them are supported, not addresses)"};
+    out.push_back(std::move(var));
+  }
+  return {};
+}
+
+JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out,
+                                const ManagedStorage &managed) {
   if (!jit_) // set once by the constructor
     return {"the kernel JIT failed to start"};
   static const ObjectCache cache = ObjectCache::fromEnvironment();
@@ -296,7 +407,7 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
       return {error};
     cache.put(key, object);
   }
-  if (std::string error = checkUndefinedSymbols(object); !error.empty())
+  if (std::string error = checkUndefinedSymbols(object, managed); !error.empty())
     return {error};
   std::lock_guard lock(mutex_);
   ++(hit ? cacheHits_ : compiled_);
@@ -313,6 +424,8 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   for (const Builtin &b : Builtins)
     builtins[ES.intern(b.name)] = {orc::ExecutorAddr::fromPtr(b.address),
                                    JITSymbolFlags::Exported};
+  for (const auto &[name, address] : managed)
+    builtins[ES.intern(name)] = {orc::ExecutorAddr::fromPtr(address), JITSymbolFlags::Exported};
   if (Error err = dylib->define(orc::absoluteSymbols(std::move(builtins))))
     return {llvm::toString(std::move(err))};
   // The rest of the process only through the allow-list: device code never binds to an

@@ -17,7 +17,11 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* A __managed__ variable is a __device__ variable marked for the simulator: its storage is
+ * the host's (the registered shadow, given its initial value before main), which host code
+ * reads and writes directly and device code is bound to when its image loads (clang accepts
+ * the managed attribute itself only for HIP). */
+#define __managed__ __attribute__((device)) __attribute__((annotate("musa.managed")))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #else
 #define __global__

@@ -5,6 +5,7 @@
 #include "musa/jit/FatBinary.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace musa::rt {
 
@@ -89,7 +90,8 @@ const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
     return image.loadError;
   if (!image.relocatable) {
     image.loaded = true;
-    jit::JitResult result = jit::KernelJit::instance().load(image.bitcode, image.module);
+    jit::JitResult result =
+        jit::KernelJit::instance().load(image.bitcode, image.module, image.managedStorage);
     if (!result.ok()) {
       image.loadError = result.error;
       std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
@@ -102,13 +104,15 @@ const std::string &FatBinaryRegistry::ensureLoaded(Image &image) {
   // program's images register before main) becomes one module.
   std::vector<std::string_view> parts;
   std::vector<Image *> members;
+  jit::KernelJit::ManagedStorage managed;
   for (auto &other : images_)
     if (other->relocatable && !other->loaded) {
       parts.push_back(other->bitcode);
       members.push_back(other.get());
+      managed.insert(other->managedStorage.begin(), other->managedStorage.end());
     }
   jit::JitModule linked;
-  jit::JitResult result = jit::KernelJit::instance().loadLinked(parts, linked);
+  jit::JitResult result = jit::KernelJit::instance().loadLinked(parts, linked, managed);
   if (!result.ok())
     std::fprintf(stderr, "musa-sim: cannot compile device code: %s\n", result.error.c_str());
   for (Image *member : members) {
@@ -126,7 +130,23 @@ void FatBinaryRegistry::registerVariable(void **handle, const void *hostVar,
   if (!handle || !hostVar || !deviceName)
     return;
   std::lock_guard lock(mutex_);
-  variables_[hostVar] = {reinterpret_cast<Image *>(handle), deviceName, size, constant};
+  Image *image = reinterpret_cast<Image *>(handle);
+  variables_[hostVar] = {image, deviceName, size, constant};
+  // A __managed__ variable lives in its host shadow: it gets the initial value here, before
+  // main, and device code is bound to it when the image loads.
+  if (!image->managedScanned) {
+    image->managedScanned = true;
+    if (jit::JitResult r = jit::KernelJit::instance().managedVariables(image->bitcode,
+                                                                       image->managed);
+        !r.ok())
+      std::fprintf(stderr, "musa-sim: %s\n", r.error.c_str());
+  }
+  for (const jit::KernelJit::ManagedVariable &var : image->managed)
+    if (var.name == deviceName) {
+      std::memcpy(const_cast<void *>(hostVar), var.initial.data(),
+                  std::min(size, var.initial.size()));
+      image->managedStorage[var.name] = const_cast<void *>(hostVar);
+    }
 }
 
 musaError_t FatBinaryRegistry::findVariable(const void *hostVar, void *&address, size_t &size) {

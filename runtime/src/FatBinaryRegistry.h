@@ -88,6 +88,11 @@ private:
     std::string loadError;
     jit::JitModule module; // relocatable images share the module of the linked whole
     std::map<std::string, std::unique_ptr<sim::KernelEntry>, std::less<>> kernels;
+    /// Its __managed__ variables (found at its first variable registration) and the host
+    /// storage each was given (the registered shadow, which device code then uses).
+    bool managedScanned = false;
+    std::vector<jit::KernelJit::ManagedVariable> managed;
+    jit::KernelJit::ManagedStorage managedStorage;
   };
   struct Function {
     Image *image;

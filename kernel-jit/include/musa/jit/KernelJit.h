@@ -4,6 +4,7 @@
 #include "musa/sim/GridLauncher.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,12 +34,25 @@ public:
   static KernelJit &instance();
   ~KernelJit();
 
+  /// A __managed__ variable's host storage by device name: device code uses it in place of a
+  /// copy of its own, so host and device share the variable as on a GPU.
+  using ManagedStorage = std::map<std::string, void *, std::less<>>;
   /// Lowers, optimises and compiles `bitcode` (or takes the object from the disk cache) and
-  /// loads it. Thread-safe.
-  JitResult load(std::string_view bitcode, JitModule &out);
+  /// loads it. Every __managed__ variable of the bitcode must have its storage in `managed`.
+  /// Thread-safe.
+  JitResult load(std::string_view bitcode, JitModule &out, const ManagedStorage &managed = {});
   /// Links several relocatable images into one module (a kernel of one may call device
   /// functions of another), then compiles and loads it like load().
-  JitResult loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out);
+  JitResult loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out,
+                       const ManagedStorage &managed = {});
+
+  /// The __managed__ variables of device bitcode (the device headers mark them with the
+  /// annotation "musa.managed"): device name and initial bytes.
+  struct ManagedVariable {
+    std::string name;
+    std::string initial;
+  };
+  JitResult managedVariables(std::string_view bitcode, std::vector<ManagedVariable> &out);
 
   /// Looks up a kernel by its device (mangled) name in a loaded module.
   JitResult lookup(const JitModule &module, std::string_view name, sim::KernelEntry &out);
