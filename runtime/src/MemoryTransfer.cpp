@@ -53,6 +53,11 @@ musaError_t submit(Stream &stream, bool async, std::function<void()> op, bool ho
     if (hostWaits) // the host resumes sync_return_us after the work ends
       stream.device->observe(stream.timeline.readyNs.load() +
                              stream.device->profile().syncReturnUs * 1000);
+    // A synchronous copy or memset waits for the work before it, so a kernel fault there
+    // (sticky from then on) is its result too, as checkCudaErrors(cudaMemcpy(...)) after a
+    // launch expects.
+    if (musaError_t e = stream.device->stickyError())
+      return e;
   }
   return musaSuccess;
 }

@@ -44,7 +44,11 @@ int main(int argc, char **argv) {
   CHECK_MUSA(musaMalloc(&d, 1024));
   if (argc > 1 && argv[1][0] == 't') {
     trapAtThree<<<1, 8>>>(d);
-    musaError_t e = musaDeviceSynchronize();
+    // A synchronous copy waits for the kernel and returns its fault (sticky from then on).
+    int h = 0;
+    musaError_t e = musaMemcpy(&h, d, sizeof h, musaMemcpyDeviceToHost);
+    CHECK(e == musaErrorLaunchFailure, "musaMemcpy after __trap() gave %s", musaGetErrorName(e));
+    e = musaDeviceSynchronize();
     CHECK(e == musaErrorLaunchFailure, "__trap() gave %s", musaGetErrorName(e));
   } else if (argc > 1 && argv[1][0] == 's') {
     recurse<<<1, 4>>>(d);
@@ -95,7 +99,9 @@ int main(int argc, char **argv) {
     CHECK_MUSA(musaMalloc(&freed, 1024));
     CHECK_MUSA(musaFree(freed));
     writeThrough<<<1, 32>>>(freed);
-    musaError_t e = musaDeviceSynchronize();
+    musaError_t e = musaMemset(d, 0, 4);
+    CHECK(e == musaErrorIllegalAddress, "musaMemset after the fault gave %s", musaGetErrorName(e));
+    e = musaDeviceSynchronize();
     CHECK(e == musaErrorIllegalAddress, "use after free gave %s", musaGetErrorName(e));
   }
   CHECK_MUSA(musaDeviceReset());
