@@ -38,6 +38,31 @@ musaError_t musaMemGetInfo(size_t *free, size_t *total);
 musaError_t musaDriverGetVersion(int *version);
 musaError_t musaRuntimeGetVersion(int *version);
 musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+/* Peer-to-peer attributes of a pair of devices (every simulated pair shares the host's
+ * memory: access, atomics and arrays are supported, performance rank 0). */
+enum musaDeviceP2PAttr {
+  musaDevP2PAttrPerformanceRank = 1,
+  musaDevP2PAttrAccessSupported = 2,
+  musaDevP2PAttrNativeAtomicSupported = 3,
+  musaDevP2PAttrMusaArrayAccessSupported = 4
+};
+typedef enum musaDeviceP2PAttr musaDeviceP2PAttr;
+musaError_t musaDeviceGetP2PAttribute(int *value, enum musaDeviceP2PAttr attr, int srcDevice,
+                                      int dstDevice);
+enum musaFlushGPUDirectRDMAWritesTarget { musaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0 };
+enum musaFlushGPUDirectRDMAWritesScope {
+  musaFlushGPUDirectRDMAWritesToOwner = 100,
+  musaFlushGPUDirectRDMAWritesToAllDevices = 200
+};
+musaError_t musaDeviceFlushGPUDirectRDMAWrites(enum musaFlushGPUDirectRDMAWritesTarget target,
+                                               enum musaFlushGPUDirectRDMAWritesScope scope);
+/* The deprecated thread-level names of the device calls (older samples still use them). */
+musaError_t musaThreadSynchronize(void);
+musaError_t musaThreadExit(void);
+musaError_t musaThreadSetLimit(enum musaLimit limit, size_t value);
+musaError_t musaThreadGetLimit(size_t *value, enum musaLimit limit);
+musaError_t musaThreadSetCacheConfig(enum musaFuncCache cacheConfig);
+musaError_t musaThreadGetCacheConfig(enum musaFuncCache *pCacheConfig);
 musaError_t musaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 musaError_t musaDeviceDisablePeerAccess(int peerDevice);
 musaError_t musaDeviceGetPCIBusId(char *pciBusId, int len, int device);
@@ -192,6 +217,9 @@ musaError_t musaStreamGetAttribute(musaStream_t stream, musaStreamAttrID attr,
 musaError_t musaStreamCopyAttributes(musaStream_t dst, musaStream_t src);
 musaError_t musaStreamGetFlags(musaStream_t stream, unsigned int *flags);
 musaError_t musaStreamGetDevice(musaStream_t stream, int *device);
+musaError_t musaStreamGetId(musaStream_t stream, unsigned long long *streamId);
+musaError_t musaStreamAttachMemAsync(musaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags);
 musaError_t musaStreamAddCallback(musaStream_t stream, musaStreamCallback_t callback,
                                   void *userData, unsigned int flags);
 musaError_t musaLaunchHostFunc(musaStream_t stream, musaHostFn_t fn, void *userData);

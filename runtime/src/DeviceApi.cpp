@@ -6,6 +6,7 @@
 #include "Runtime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -324,6 +325,58 @@ extern "C" musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, i
     *canAccessPeer = device != peer;
     return musaSuccess;
   });
+}
+
+extern "C" musaError_t musaDeviceGetP2PAttribute(int *value, enum musaDeviceP2PAttr attr,
+                                                 int srcDevice, int dstDevice) {
+  MUSA_BACKEND_HOOK(musaDeviceGetP2PAttribute, value, attr, srcDevice, dstDevice);
+  return apiCall([&] {
+    if (!value)
+      return musaErrorInvalidValue;
+    if (!deviceOrNull(srcDevice) || !deviceOrNull(dstDevice) || srcDevice == dstDevice)
+      return musaErrorInvalidDevice; // a device is not its own peer (as musaDeviceCanAccessPeer)
+    switch (attr) {
+    case musaDevP2PAttrPerformanceRank: *value = 0; return musaSuccess;
+    // One shared memory: peer loads, stores, atomics and arrays all work.
+    case musaDevP2PAttrAccessSupported:
+    case musaDevP2PAttrNativeAtomicSupported:
+    case musaDevP2PAttrMusaArrayAccessSupported: *value = 1; return musaSuccess;
+    }
+    return musaErrorInvalidValue;
+  });
+}
+
+extern "C" musaError_t musaDeviceFlushGPUDirectRDMAWrites(
+    enum musaFlushGPUDirectRDMAWritesTarget target, enum musaFlushGPUDirectRDMAWritesScope scope) {
+  MUSA_BACKEND_HOOK(musaDeviceFlushGPUDirectRDMAWrites, target, scope);
+  return apiCall([&] {
+    if (target != musaFlushGPUDirectRDMAWritesTargetCurrentDevice ||
+        (scope != musaFlushGPUDirectRDMAWritesToOwner &&
+         scope != musaFlushGPUDirectRDMAWritesToAllDevices))
+      return musaErrorInvalidValue;
+    if (!Runtime::get().currentDevice())
+      return musaErrorNoDevice;
+    // No third-party device writes into simulated memory over RDMA: once the device's own
+    // writes are visible (they are host memory writes), there is nothing left to flush.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return musaSuccess;
+  });
+}
+
+// The deprecated thread-level names: the device calls themselves (their hooks forward them).
+extern "C" musaError_t musaThreadSynchronize(void) { return musaDeviceSynchronize(); }
+extern "C" musaError_t musaThreadExit(void) { return musaDeviceReset(); }
+extern "C" musaError_t musaThreadSetLimit(enum musaLimit limit, size_t value) {
+  return musaDeviceSetLimit(limit, value);
+}
+extern "C" musaError_t musaThreadGetLimit(size_t *value, enum musaLimit limit) {
+  return musaDeviceGetLimit(value, limit);
+}
+extern "C" musaError_t musaThreadSetCacheConfig(enum musaFuncCache cacheConfig) {
+  return musaDeviceSetCacheConfig(cacheConfig);
+}
+extern "C" musaError_t musaThreadGetCacheConfig(enum musaFuncCache *pCacheConfig) {
+  return musaDeviceGetCacheConfig(pCacheConfig);
 }
 
 extern "C" musaError_t musaDeviceEnablePeerAccess(int peer, unsigned int flags) {

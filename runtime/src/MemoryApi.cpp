@@ -189,6 +189,32 @@ extern "C" musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
   });
 }
 
+extern "C" musaError_t musaStreamAttachMemAsync(musaStream_t streamHandle, void *devPtr,
+                                                size_t length, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaStreamAttachMemAsync, streamHandle, devPtr, length, flags);
+  return apiCall([&] {
+    if (flags != musaMemAttachGlobal && flags != musaMemAttachHost &&
+        flags != musaMemAttachSingle)
+      return musaErrorInvalidValue;
+    auto where = Runtime::get().findDevicePointer(devPtr);
+    if (!devPtr || !where || where->range.tag != ManagedAllocation ||
+        where->range.base != static_cast<char *>(devPtr))
+      return musaErrorInvalidValue; // the start of a managed allocation
+    if (length != 0 && length != where->range.size)
+      return musaErrorInvalidValue; // zero or the whole allocation
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(streamHandle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    if (flags == musaMemAttachSingle && stream->legacy)
+      return musaErrorInvalidValue; // single-stream attachment names a stream
+    // Attachment decides which host accesses a device without concurrent managed access
+    // allows while kernels run; the simulator's one memory allows all of them, so only its
+    // place in the stream (work after it is ordered after it) remains to do.
+    stream->device->submit(*stream, [] {});
+    return musaSuccess;
+  });
+}
+
 extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
                                      enum musaMemoryAdvise advice, int device) {
   MUSA_BACKEND_HOOK(musaMemAdvise, devPtr, count, advice, device);

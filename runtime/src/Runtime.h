@@ -108,6 +108,9 @@ struct GraphMemoryPool {
 
 /// A stream: an in-order queue on one device. The handle users hold is a Stream*.
 struct Stream {
+  /// musaStreamGetId: unique among the process's streams, never reused.
+  static inline std::atomic<unsigned long long> lastId{0};
+  const unsigned long long id = ++lastId;
   Device *device = nullptr;
   unsigned flags = musaStreamDefault;
   std::atomic<int> priority = 0; // lower is more urgent, as in CUDA

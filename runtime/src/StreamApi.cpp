@@ -152,6 +152,19 @@ extern "C" musaError_t musaStreamGetFlags(musaStream_t handle, unsigned int *fla
   });
 }
 
+extern "C" musaError_t musaStreamGetId(musaStream_t handle, unsigned long long *streamId) {
+  MUSA_BACKEND_HOOK(musaStreamGetId, handle, streamId);
+  return apiCall([&] {
+    if (!streamId)
+      return musaErrorInvalidValue;
+    std::shared_ptr<Stream> stream = Runtime::get().resolveStream(handle);
+    if (!stream)
+      return musaErrorInvalidResourceHandle;
+    *streamId = stream->id;
+    return musaSuccess;
+  });
+}
+
 extern "C" musaError_t musaStreamGetDevice(musaStream_t handle, int *device) {
   MUSA_BACKEND_HOOK(musaStreamGetDevice, handle, device);
   return apiCall([&] {

@@ -234,6 +234,23 @@ TEST(MemoryShapes, PeerCopiesBetweenTwoDevices) {
   EXPECT_EQ(can, 1);
   EXPECT_EQ(musaDeviceCanAccessPeer(&can, 0, 0), musaSuccess);
   EXPECT_EQ(can, 0);
+  int attr = -1;
+  EXPECT_EQ(musaDeviceGetP2PAttribute(&attr, musaDevP2PAttrAccessSupported, 0, 1), musaSuccess);
+  EXPECT_EQ(attr, 1);
+  EXPECT_EQ(musaDeviceGetP2PAttribute(&attr, musaDevP2PAttrPerformanceRank, 1, 0), musaSuccess);
+  EXPECT_EQ(attr, 0);
+  EXPECT_EQ(musaDeviceGetP2PAttribute(&attr, musaDevP2PAttrNativeAtomicSupported, 0, 0),
+            musaErrorInvalidDevice);
+  EXPECT_EQ(musaDeviceGetP2PAttribute(&attr, musaDevP2PAttrAccessSupported, 0, 7),
+            musaErrorInvalidDevice);
+  EXPECT_EQ(musaDeviceGetP2PAttribute(nullptr, musaDevP2PAttrAccessSupported, 0, 1),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaDeviceFlushGPUDirectRDMAWrites(musaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                               musaFlushGPUDirectRDMAWritesToOwner),
+            musaSuccess);
+  EXPECT_EQ(musaDeviceFlushGPUDirectRDMAWrites(musaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                               musaFlushGPUDirectRDMAWritesScope(5)),
+            musaErrorInvalidValue);
   int *a, *b;
   ASSERT_EQ(musaSetDevice(0), musaSuccess);
   ASSERT_EQ(musaMalloc(&a, 400), musaSuccess);

@@ -329,3 +329,60 @@ TEST(StreamApi, PerThreadStreamsOfEndedThreadsAreReleased) {
     EXPECT_EQ(got[size_t(i)], i);
   EXPECT_EQ(musaFree(d), musaSuccess);
 }
+
+TEST(StreamApi, IdsAreUniqueAndStable) {
+  musaStream_t a, b;
+  ASSERT_EQ(musaStreamCreate(&a), musaSuccess);
+  ASSERT_EQ(musaStreamCreate(&b), musaSuccess);
+  unsigned long long ia = 0, ia2 = 0, ib = 0, legacy = 0;
+  EXPECT_EQ(musaStreamGetId(a, &ia), musaSuccess);
+  EXPECT_EQ(musaStreamGetId(a, &ia2), musaSuccess);
+  EXPECT_EQ(musaStreamGetId(b, &ib), musaSuccess);
+  EXPECT_EQ(musaStreamGetId(nullptr, &legacy), musaSuccess);
+  EXPECT_EQ(ia, ia2);
+  EXPECT_NE(ia, ib);
+  EXPECT_NE(ia, legacy);
+  EXPECT_EQ(musaStreamGetId(a, nullptr), musaErrorInvalidValue);
+  EXPECT_EQ(musaStreamDestroy(a), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(b), musaSuccess);
+}
+
+TEST(StreamApi, AttachMemAsyncTakesWholeManagedAllocations) {
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  float *managed, *plain;
+  ASSERT_EQ(musaMallocManaged(&managed, 4096), musaSuccess);
+  ASSERT_EQ(musaMalloc(&plain, 4096), musaSuccess);
+  EXPECT_EQ(musaStreamAttachMemAsync(s, managed, 0, musaMemAttachSingle), musaSuccess);
+  EXPECT_EQ(musaStreamAttachMemAsync(s, managed, 4096, musaMemAttachHost), musaSuccess);
+  EXPECT_EQ(musaStreamAttachMemAsync(nullptr, managed, 0, musaMemAttachGlobal), musaSuccess);
+  EXPECT_EQ(musaStreamSynchronize(s), musaSuccess);
+  managed[10] = 2.5f; // attached to the host: the host may touch it
+  EXPECT_EQ(managed[10], 2.5f);
+  EXPECT_EQ(musaStreamAttachMemAsync(s, managed, 100, musaMemAttachGlobal),
+            musaErrorInvalidValue); // part of an allocation
+  EXPECT_EQ(musaStreamAttachMemAsync(s, managed + 1, 0, musaMemAttachGlobal),
+            musaErrorInvalidValue); // not its start
+  EXPECT_EQ(musaStreamAttachMemAsync(s, plain, 0, musaMemAttachGlobal), musaErrorInvalidValue);
+  EXPECT_EQ(musaStreamAttachMemAsync(s, managed, 0, 0x8), musaErrorInvalidValue);
+  EXPECT_EQ(musaStreamAttachMemAsync(nullptr, managed, 0, musaMemAttachSingle),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaFree(managed), musaSuccess);
+  EXPECT_EQ(musaFree(plain), musaSuccess);
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+}
+
+TEST(StreamApi, ThreadNamesAreTheDeviceCalls) {
+  EXPECT_EQ(musaThreadSynchronize(), musaSuccess);
+  size_t stack = 0;
+  EXPECT_EQ(musaThreadSetLimit(musaLimitStackSize, 4096), musaSuccess);
+  EXPECT_EQ(musaThreadGetLimit(&stack, musaLimitStackSize), musaSuccess);
+  size_t viaDevice = 0;
+  EXPECT_EQ(musaDeviceGetLimit(&viaDevice, musaLimitStackSize), musaSuccess);
+  EXPECT_EQ(stack, viaDevice);
+  musaFuncCache cache;
+  EXPECT_EQ(musaThreadSetCacheConfig(musaFuncCachePreferShared), musaSuccess);
+  EXPECT_EQ(musaThreadGetCacheConfig(&cache), musaSuccess);
+  EXPECT_EQ(cache, musaFuncCachePreferShared);
+  EXPECT_EQ(musaThreadSetCacheConfig(musaFuncCachePreferNone), musaSuccess);
+}
