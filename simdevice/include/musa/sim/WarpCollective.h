@@ -103,7 +103,10 @@ int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting
     if (!laneInMask(mask, uint32_t(j - first)) || exited(j))
       continue;
     WarpLane *lane = waiting(j);
-    if (!lane || lane->mask != mask || (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal))
+    // A lane at a convergence point (__activemask) is not at this collective yet: it joins
+    // after its own group of lanes at that point has gone on (a loop's last iterations).
+    if (!lane || lane->op == WarpConverge || lane->mask != mask ||
+        (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal))
       return 0;
     group.push_back(lane);
   }
