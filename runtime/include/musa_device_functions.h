@@ -464,17 +464,26 @@ __MUSA_DEV float __frcp_rn(float x) { return 1.0f / x; }
 __MUSA_DEV float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
 __MUSA_DEV float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
 __MUSA_DEV float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-/* Directed rounding (_rz, _ru, _rd) of +, -, *, /: the nearest result r, then one step
- * towards the mode's side when the exact result lies on the other side of r. Where it lies
- * comes from the exact error: TwoSum's for a sum, fma(a, b, -r) for a product, the exact
- * remainder fma(-r, b, a) (over b's sign) for a quotient. Results that are not finite keep
- * the nearest rounding. */
+/* Directed rounding (_rz, _ru, _rd) of +, -, *, /, sqrt, reciprocal and (float) fma: the
+ * nearest result r, then one step towards the mode's side when the exact result lies on the
+ * other side of r. Where it lies comes from the exact error: TwoSum's for a sum; for float
+ * products, quotients and fmas the exact or sign-exact double result; for double products
+ * fma(a, b, -r), for quotients the exact remainder fma(-r, b, a) (over b's sign), with the
+ * smaller operand scaled by 2^200 where the result is subnormal (the error would underflow);
+ * for square roots x - r*r (in double for floats). A finite operation that overflows rounds to the largest
+ * finite value on the modes' side away from infinity, as IEEE 754 says. */
 __MUSA_DEV float __musa_next(float r, float to) { return __builtin_nextafterf(r, to); }
 __MUSA_DEV double __musa_next(double r, double to) { return __builtin_nextafter(r, to); }
-template <class T> __MUSA_DEV T __musa_directed(T r, T below, int mode) {
+template <class T, class E>
+__MUSA_DEV T __musa_directed(T r, E below, int mode, bool overflow = false) {
   /* `below`: the exact value minus r, as a sign (its magnitude does not matter). mode: 0
-   * towards zero, 1 up, 2 down. */
-  if (below == (T)0 || !__builtin_isfinite(r))
+   * towards zero, 1 up, 2 down. `overflow`: r is an infinity the exact result is not. */
+  if (overflow) {
+    T largest = __musa_next((T)__builtin_inf(), (T)0);
+    bool keep = r > 0 ? mode == 1 : mode == 2; // rounding away from zero keeps the infinity
+    return keep ? r : r > 0 ? largest : -largest;
+  }
+  if (below == (E)0 || !__builtin_isfinite(r))
     return r;
   T up = __musa_next(r, (T)__builtin_inf()), down = __musa_next(r, -(T)__builtin_inf());
   if (mode == 1)
@@ -487,20 +496,67 @@ template <class T> __MUSA_DEV T __musa_add_err(T a, T b, T s) {
   T bb = s - a;
   return (a - (s - bb)) + (b - bb);
 }
-#define __MUSA_ROUNDED(op, R, E)                                                             \
+/* The sign of the exact double product or quotient minus r (see above). */
+__MUSA_DEV double __musa_mul_err(double a, double b, double r) {
+  if (__builtin_fabs(r) >= 0x1p-960 || a == 0 || b == 0)
+    return __builtin_fma(a, b, -r);
+  if (r == 0)
+    return (a > 0) == (b > 0) ? 1.0 : -1.0; // the whole product lies below the subnormals
+  bool scaleA = __builtin_fabs(a) < __builtin_fabs(b);
+  double as = scaleA ? a * 0x1p200 : a, bs = scaleA ? b : b * 0x1p200;
+  double rs = as * bs, R = r * 0x1p200;
+  return rs != R ? rs - R : __builtin_fma(as, bs, -rs);
+}
+__MUSA_DEV double __musa_div_err(double a, double b, double r) {
+  if (__builtin_fabs(r) >= 0x1p-960 || a == 0 || !__builtin_isfinite(b))
+    return __builtin_fma(-r, b, a) * (b < 0 ? -1 : 1);
+  if (r == 0)
+    return (a > 0) == (b > 0) ? 1.0 : -1.0;
+  double as = a * 0x1p200, rs = as / b, R = r * 0x1p200;
+  return rs != R ? rs - R : __builtin_fma(-rs, b, as) * (b < 0 ? -1 : 1);
+}
+__MUSA_DEV bool __musa_overflowed(double r, double a, double b) {
+  return __builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b);
+}
+#define __MUSA_ROUNDED(op, R, EF, ED, OVF)                                                   \
   __MUSA_DEV float __f##op##_rn(float a, float b) { return R; }                             \
-  __MUSA_DEV float __f##op##_rz(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 0); } \
-  __MUSA_DEV float __f##op##_ru(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 1); } \
-  __MUSA_DEV float __f##op##_rd(float a, float b) { float r = R; return __musa_directed(r, (float)(E), 2); } \
+  __MUSA_DEV float __f##op##_rz(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 0, OVF); } \
+  __MUSA_DEV float __f##op##_ru(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 1, OVF); } \
+  __MUSA_DEV float __f##op##_rd(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 2, OVF); } \
   __MUSA_DEV double __d##op##_rn(double a, double b) { return R; }                          \
-  __MUSA_DEV double __d##op##_rz(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 0); } \
-  __MUSA_DEV double __d##op##_ru(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 1); } \
-  __MUSA_DEV double __d##op##_rd(double a, double b) { double r = R; return __musa_directed(r, (double)(E), 2); }
-__MUSA_ROUNDED(add, a + b, __musa_add_err(a, b, r))
-__MUSA_ROUNDED(sub, a - b, __musa_add_err(a, -b, r))
-__MUSA_ROUNDED(mul, a * b, __builtin_fma(a, b, -r))
-__MUSA_ROUNDED(div, a / b, __builtin_fma(-r, b, a) * (b < 0 ? -1 : 1))
+  __MUSA_DEV double __d##op##_rz(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 0, OVF); } \
+  __MUSA_DEV double __d##op##_ru(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 1, OVF); } \
+  __MUSA_DEV double __d##op##_rd(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 2, OVF); }
+__MUSA_ROUNDED(add, a + b, __musa_add_err(a, b, r), __musa_add_err(a, b, r),
+               __musa_overflowed(r, a, b))
+__MUSA_ROUNDED(sub, a - b, __musa_add_err(a, -b, r), __musa_add_err(a, -b, r),
+               __musa_overflowed(r, a, b))
+__MUSA_ROUNDED(mul, a * b, (double)a * b - r, __musa_mul_err(a, b, r), __musa_overflowed(r, a, b))
+__MUSA_ROUNDED(div, a / b, (double)a / b - r, __musa_div_err(a, b, r),
+               __musa_overflowed(r, a, b) && b != 0)
 #undef __MUSA_ROUNDED
+#define __MUSA_ROUNDED1(name, T, R, E, OVF)                                                  \
+  __MUSA_DEV T name##_rz(T x) { T r = R; return __musa_directed(r, (double)(E), 0, OVF); }      \
+  __MUSA_DEV T name##_ru(T x) { T r = R; return __musa_directed(r, (double)(E), 1, OVF); }      \
+  __MUSA_DEV T name##_rd(T x) { T r = R; return __musa_directed(r, (double)(E), 2, OVF); }
+__MUSA_ROUNDED1(__fsqrt, float, __builtin_sqrtf(x), (double)x - (double)r * r, false)
+__MUSA_ROUNDED1(__dsqrt, double, __builtin_sqrt(x), __builtin_fma(-r, r, x), false)
+__MUSA_DEV double __dsqrt_rn(double x) { return __builtin_sqrt(x); }
+__MUSA_ROUNDED1(__frcp, float, 1.0f / x, 1.0 / x - r, __builtin_isinf(r) && __builtin_isfinite(x) && x != 0)
+__MUSA_ROUNDED1(__drcp, double, 1.0 / x, __musa_div_err(1.0, x, r),
+                __builtin_isinf(r) && __builtin_isfinite(x) && x != 0)
+__MUSA_DEV double __drcp_rn(double x) { return 1.0 / x; }
+#undef __MUSA_ROUNDED1
+/* float fma: a*b is exact in double, and TwoSum of it and c gives the exact result as s + e. */
+__MUSA_DEV float __musa_fmaf_directed(float a, float b, float c, int mode) {
+  float r = __builtin_fmaf(a, b, c);
+  double p = (double)a * b, s = p + c, e = __musa_add_err(p, (double)c, s);
+  return __musa_directed(r, s != r ? s - r : e, mode,
+                         __builtin_isinf(r) && __builtin_isfinite(s));
+}
+__MUSA_DEV float __fmaf_rz(float a, float b, float c) { return __musa_fmaf_directed(a, b, c, 0); }
+__MUSA_DEV float __fmaf_ru(float a, float b, float c) { return __musa_fmaf_directed(a, b, c, 1); }
+__MUSA_DEV float __fmaf_rd(float a, float b, float c) { return __musa_fmaf_directed(a, b, c, 2); }
 __MUSA_DEV float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 __MUSA_DEV double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
 

@@ -124,6 +124,22 @@ set(CORPUS_MU_PROGRAMS
   rotary_topk
   wmma_half_gemm
   gemv_vec16
+  # In the manner of the CUDA samples
+  threadfence_reduction
+  lookback_scan
+  lookback_blockidx
+  async_callbacks
+  cpp_overload
+  aligned_types
+  system_atomics
+  reduction_variants
+  cxx11_newdelete
+  interval_rounding
+  directed_rounding_edges
+  fast_walsh
+  binomial_options
+  warp_aggregated_atomics
+  divergent_collectives
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
