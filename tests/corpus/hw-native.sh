@@ -14,10 +14,13 @@ work=$(mktemp -d)
 mkdir -p "$out"
 to_cuda() { sed -e 's/musa/cuda/g' -e 's/MUSA/CUDA/g' -e 's/Musa/Cuda/g' "$1" >"$2"; }
 
-programs=$(sed -n '/set(CORPUS_MU_PROGRAMS/,/)/p' "$proj/programs.cmake" | grep -v '^ *#' |
-  grep -v 'set(\|)' | tr -s ' \n' '\n' | grep .)
-hosts=$(sed -n '/set(CORPUS_HOST_PROGRAMS/,/)/p' "$proj/programs.cmake" | grep -v '^ *#' |
-  grep -v 'set(\|)' | tr -s ' \n' '\n' | grep .)
+# The names between `set(LIST` and the line holding only `)`, comments left out.
+list_of() {
+  awk -v list="$1" '$0 ~ "set\\(" list { on = 1; next } on && /^\)/ { on = 0 }
+                    on && !/^ *#/ { print $1 }' "$proj/programs.cmake"
+}
+programs=$(list_of CORPUS_MU_PROGRAMS)
+hosts=$(list_of CORPUS_HOST_PROGRAMS)
 
 mkdir -p "$work/lib"
 to_cuda "$proj/lib/vector_kernels.h" "$work/lib/vector_kernels.h"
@@ -28,7 +31,7 @@ for p in $hosts; do to_cuda "$proj/host/$p.cpp" "$work/$p.cu"; done
 for p in $programs $hosts; do
   extra=""
   [ "$p" = host_kernel_library ] && extra="$work/lib/vector_kernels.cu"
-  echo "$p $extra"
+  printf '%s\n' "$p${extra:+ $extra}" # no trailing blank: xargs -L would join lines
 done | xargs -P "$(nproc)" -L 1 sh -c '
   p=$1; shift
   nvcc -O2 -std=c++17 -arch='"$arch"' -I '"$work"'/lib '"$work"'/$p.cu "$@" -o '"$work"'/$p \
