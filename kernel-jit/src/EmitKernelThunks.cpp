@@ -11,8 +11,8 @@
 //   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 maxThreadsPerBlock, i32 n,
 //                       [n x i32] paramSizes }
 // A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
-// needsFibers is set when the kernel's call tree reaches a barrier, a warp collective or an
-// indirect call (which might reach one).
+// needsFibers is set when the kernel's call tree reaches a barrier, a warp collective, a spin
+// loop (MarkSpinLoops) or an indirect call (which might reach one).
 #include "musa/jit/DeviceLowering.h"
 
 #include "ThreadLoop.h"
@@ -40,7 +40,7 @@ bool needsFibers(Function &K) {
     StringRef name = F->getName();
     if (name == sim::abi::BarrierFn || name == sim::abi::WarpFn ||
         name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn ||
-        name == sim::abi::GridSyncFn)
+        name == sim::abi::GridSyncFn || name == sim::abi::SpinFn)
       return true;
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);

@@ -30,7 +30,7 @@
 // when released; warp collectives park with their operands and fetch their lane's result.
 // Everything that reaches a park point is inlined into the kernel first. Kernels this cannot
 // handle keep running as fibers: recursion or indirect calls that may reach a park point,
-// grid.sync(), dynamically sized stack allocations.
+// grid.sync(), spin loops (MarkSpinLoops), dynamically sized stack allocations.
 #include "musa/jit/DeviceLowering.h"
 
 #include "BlockUniformity.h"
@@ -73,7 +73,8 @@ class SyncReach {
 public:
   explicit SyncReach(Module &M) {
     for (Function &F : M)
-      if (isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn)
+      if (isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn ||
+          F.getName() == sim::abi::SpinFn)
         reaches_.insert(&F);
     // Fixpoint over direct calls; an indirect call counts as reaching (it might).
     for (bool changed = true; changed;) {
@@ -126,6 +127,8 @@ std::string inlineSyncCalls(Function &F, const SyncReach &reach) {
         return "indirect call";
       if (callee->getName() == sim::abi::GridSyncFn)
         return "grid.sync()";
+      if (callee->getName() == sim::abi::SpinFn)
+        return "a loop waits for another thread (spin loop)";
       if (!callee->isDeclaration() && reach.reaches(callee)) {
         if (callee == &F)
           return "recursion";

@@ -261,6 +261,7 @@ const Builtin Builtins[] = {
     {sim::abi::ActiveMaskFn, reinterpret_cast<void *>(&__musa_sim_active_mask)},
     {sim::abi::NanosleepFn, reinterpret_cast<void *>(&__musa_sim_nanosleep)},
     {sim::abi::GridSyncFn, reinterpret_cast<void *>(&__musa_sim_grid_sync)},
+    {sim::abi::SpinFn, reinterpret_cast<void *>(&__musa_sim_spin)},
     {sim::abi::MallocFn, reinterpret_cast<void *>(&__musa_sim_malloc)},
     {sim::abi::FreeFn, reinterpret_cast<void *>(&__musa_sim_free)},
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},

@@ -40,6 +40,8 @@ musaError_t errorFor(sim::FaultKind kind) {
     return musaErrorAssert;
   case sim::FaultKind::MisalignedAddress:
     return musaErrorMisalignedAddress;
+  case sim::FaultKind::Timeout:
+    return musaErrorLaunchTimeout;
   default:
     return musaErrorLaunchFailure;
   }

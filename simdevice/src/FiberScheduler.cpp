@@ -7,7 +7,10 @@
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/Timing.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace musa::sim {
@@ -158,6 +161,8 @@ void scheduleFibers(void *arg) {
     StateCounts all(threads, 0, threads.size());
     if (all.exited == threads.size())
       return; // every thread finished
+    if (all.ready > 0)
+      continue; // threads yielded in spin loops: they wait on memory, not on the others here
     if (all.atGrid > 0 && all.atGrid == threads.size()) {
       for (SimThread &t : threads)
         t.state = ThreadState::Ready; // grid.sync(): every thread of the grid arrived
@@ -246,6 +251,46 @@ extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {
                                 "grid.sync() in a kernel not launched with "
                                 "musaLaunchCooperativeKernel");
   musa::sim::park(thread, musa::sim::ThreadState::AtGrid);
+}
+
+namespace {
+/// How long one spin loop may wait before the launch ends as timed out: MUSA_SIM_SPIN_LIMIT
+/// seconds (default 60; 0: no limit). On hardware such a kernel would hang.
+uint64_t spinLimitNs() {
+  static const uint64_t limit = [] {
+    const char *env = std::getenv("MUSA_SIM_SPIN_LIMIT");
+    double seconds = env && *env ? std::strtod(env, nullptr) : 60.0;
+    return seconds > 0 ? uint64_t(seconds * 1e9) : UINT64_MAX;
+  }();
+  return limit;
+}
+
+uint64_t steadyNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+} // namespace
+
+extern "C" void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *context) {
+  using namespace musa::sim;
+  auto *run = static_cast<BlockRun *>(context->block);
+  SimThread *thread = run->fibers && run->current && &run->current->context == context
+                          ? run->current
+                          : nullptr;
+  thread_local uint64_t loopSince = 0; // a thread not running as a fiber (forced loops)
+  uint64_t &since = thread ? thread->spinSince : loopSince;
+  if (trip == 0)
+    since = steadyNs();
+  else if (trip % 256 == 0 && steadyNs() - since > spinLimitNs())
+    raiseDeviceFault(FaultKind::Timeout,
+                     "a spin loop waited past the limit (MUSA_SIM_SPIN_LIMIT seconds) for the "
+                     "memory it polls to change: no other thread of the launch changed it; on a "
+                     "GPU the kernel would hang");
+  if (thread)
+    park(*thread, ThreadState::Ready); // the others run; this thread polls again next round
+  else
+    std::this_thread::yield();
 }
 
 extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {

@@ -31,6 +31,7 @@ struct SimThread {
   bool reducing = false;         // at a __syncthreads_count/and/or
   uint32_t reduceOp = 0;
   int32_t reduceValue = 0;       // predicate in, result out
+  uint64_t spinSince = 0;        // steady-clock ns when its current spin loop first yielded
 };
 
 /// A fiber's entry: runs the thread's kernel variant, then marks it exited.

@@ -12,6 +12,8 @@
 //                             assert and trap become calls to the simdevice builtins.
 //   5. InstrumentTimingPass   (timing model only) per-block instruction counts and a hook call
 //                             before every memory access.
+//      MarkSpinLoopsPass      loops that poll memory another thread writes yield on each trip
+//                             (such kernels run as fibers).
 //   6. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
 //   7. FormBarrierRegionsPass kernels with barriers or warp collectives also get region loops
 //                             (loops over threads between park points) instead of fibers.
@@ -145,6 +147,10 @@ struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+/// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).
+struct MarkSpinLoopsPass : llvm::PassInfoMixin<MarkSpinLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct FormBarrierRegionsPass : llvm::PassInfoMixin<FormBarrierRegionsPass> {

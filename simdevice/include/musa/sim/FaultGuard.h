@@ -16,7 +16,7 @@
 namespace musa::sim {
 
 enum class FaultKind { None, IllegalAddress, StackOverflow, ArithmeticTrap, Trap, Assert,
-                       BarrierDivergence, MisalignedBarrier, MisalignedAddress };
+                       BarrierDivergence, MisalignedBarrier, MisalignedAddress, Timeout };
 
 struct SignalFault {
   FaultKind kind = FaultKind::None;

@@ -151,6 +151,9 @@ inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
 inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
+/// Called on each back edge of a loop that waits for another thread (MarkSpinLoopsPass):
+/// void(i64 trip, ctx); the fiber yields to the others.
+inline constexpr const char *SpinFn = "__musa_sim_spin";
 /// What device malloc(n) and free(p) become (the launch's DeviceHeap).
 inline constexpr const char *MallocFn = "__musa_sim_malloc";
 inline constexpr const char *FreeFn = "__musa_sim_free";
@@ -292,6 +295,7 @@ uint32_t __musa_sim_is_local(const void *p, musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_check_address(const void *p, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
+void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *ctx);
 /// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
 /// did not hand out ends the kernel with a fault.
 void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);

@@ -1,0 +1,196 @@
+// MarkSpinLoopsPass: loops that wait for another GPU thread yield to it.
+//
+// On a GPU every resident thread makes progress on its own (Volta's independent thread
+// scheduling within a warp, the warp schedulers across warps and blocks), so a thread may
+// wait for another without a barrier: a consumer warp polls a flag a producer warp sets, a
+// block of a cooperative grid waits for its neighbour's partial result, a thread takes a
+// spin lock another one holds. The virtual GPU runs a block's threads one after another (a
+// thread loop) or as fibers that switch only at barriers; a waiting thread that never lets
+// the one it waits for run spins for ever.
+//
+// A spin loop is a loop with an exit that depends on a value the loop polls: it reads the
+// same location (a loop-invariant address) again on every trip with
+//   - a volatile or atomic load,
+//   - a plain load, when the loop also has a fence (__threadfence() keeps it from being
+//     hoisted, so it reads memory afresh each trip),
+//   - an atomic read-modify-write that changes nothing (atomicAdd(p, 0), atomicOr(p, 0),
+//     atomicAnd(p, ~0)) or writes a value fixed for the loop (atomicExch(lock, 1)),
+//   - a compare-and-swap whose expected value is fixed for the loop (atomicCAS(lock, 0, 1)).
+// Loops that make progress alone are not spins: a compare-and-swap retry loop (the expected
+// value is the last one read), linear probing (the address moves), a work queue taking
+// indices with atomicAdd(next, 1), a loop whose exits do not look at what it reads.
+//
+// Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
+// from 0 each time the loop is entered): the simdevice builtin parks the fiber so the others
+// run (and ends the launch with musaErrorLaunchTimeout when one loop has waited past the
+// spin limit, a deadlock on hardware). A kernel that reaches the call runs as fibers
+// (EmitKernelThunks marks it, FormBarrierRegions leaves it). A loop that also reaches a
+// barrier or warp collective yields there already and is left alone.
+#include "musa/jit/DeviceLowering.h"
+
+#include "musa/sim/KernelAbi.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+bool isParkCall(const Instruction &I) {
+  auto *call = dyn_cast<CallBase>(&I);
+  if (!call || call->isInlineAsm())
+    return false;
+  auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
+  if (!callee)
+    return true; // an indirect call may reach a barrier
+  StringRef name = callee->getName();
+  return name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
+         name == sim::abi::WarpFn || name == sim::abi::GridSyncFn;
+}
+
+bool isAllOnesOrZero(const Value *v, bool ones) {
+  if (auto *c = dyn_cast<ConstantInt>(v))
+    return ones ? c->isMinusOne() : c->isZero();
+  if (auto *f = dyn_cast<ConstantFP>(v))
+    return !ones && f->isZero();
+  return false;
+}
+
+/// Whether `address` is the same on every trip of `L`: computed outside it, or inside from such
+/// values and the thread's context (the block's shared-memory base is a load from ctx).
+bool sameEveryTrip(const Value *address, const Loop &L, unsigned depth = 0) {
+  auto *I = dyn_cast<Instruction>(address);
+  if (!I || !L.contains(I))
+    return true;
+  if (depth > 8)
+    return false;
+  if (auto *load = dyn_cast<LoadInst>(I)) {
+    const Function *F = I->getFunction();
+    const Argument *ctx = F ? getContextArg(const_cast<Function &>(*F)) : nullptr;
+    return load->isSimple() && ctx &&
+           getUnderlyingObject(load->getPointerOperand()) == ctx &&
+           sameEveryTrip(load->getPointerOperand(), L, depth + 1);
+  }
+  if (!isa<GetElementPtrInst>(I) && !isa<CastInst>(I) && !isa<BinaryOperator>(I))
+    return false;
+  for (const Value *op : I->operands())
+    if (!sameEveryTrip(op, L, depth + 1))
+      return false;
+  return true;
+}
+
+/// Whether `I`, inside loop `L`, reads a location that stays the same over the loop in a way
+/// another thread's write can change between trips (see the file comment).
+bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
+  if (auto *load = dyn_cast<LoadInst>(&I))
+    return sameEveryTrip(load->getPointerOperand(), L) &&
+           (load->isVolatile() || load->isAtomic() || loopHasFence);
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(&I)) {
+    if (!sameEveryTrip(rmw->getPointerOperand(), L))
+      return false;
+    const Value *v = rmw->getValOperand();
+    switch (rmw->getOperation()) {
+    case AtomicRMWInst::Xchg: return L.isLoopInvariant(v);
+    case AtomicRMWInst::Add:
+    case AtomicRMWInst::Sub:
+    case AtomicRMWInst::Or:
+    case AtomicRMWInst::Xor:
+    case AtomicRMWInst::FAdd:
+    case AtomicRMWInst::FSub: return isAllOnesOrZero(v, false);
+    case AtomicRMWInst::And: return isAllOnesOrZero(v, true);
+    default: return false;
+    }
+  }
+  if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I))
+    return sameEveryTrip(cas->getPointerOperand(), L) &&
+           L.isLoopInvariant(cas->getCompareOperand());
+  return false;
+}
+
+/// Whether an exit of `L` depends, through values computed in the loop, on a polled read.
+bool isSpinLoop(const Loop &L) {
+  bool hasFence = false;
+  for (BasicBlock *B : L.blocks())
+    for (Instruction &I : *B) {
+      if (isParkCall(I))
+        return false; // it yields at the barrier already
+      hasFence |= isa<FenceInst>(I);
+    }
+  SmallVector<BasicBlock *, 4> exiting;
+  L.getExitingBlocks(exiting);
+  SmallVector<const Value *, 16> work;
+  for (BasicBlock *B : exiting) {
+    const Instruction *term = B->getTerminator();
+    if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional())
+      work.push_back(br->getCondition());
+    else if (auto *sw = dyn_cast<SwitchInst>(term))
+      work.push_back(sw->getCondition());
+  }
+  SmallPtrSet<const Value *, 32> seen;
+  while (!work.empty()) {
+    auto *I = dyn_cast<Instruction>(work.pop_back_val());
+    if (!I || !L.contains(I) || !seen.insert(I).second)
+      continue;
+    if (polls(*I, L, hasFence))
+      return true;
+    if (isa<LoadInst>(I) || isa<CallBase>(I))
+      continue; // a value read or returned: its address or arguments are not what is polled
+    for (const Value *op : I->operands())
+      work.push_back(op);
+  }
+  return false;
+}
+
+/// Counts the loop's trips from 0 in a header phi and calls the spin builtin on each back edge.
+void instrument(Loop &L, FunctionCallee spin, Value *ctx) {
+  BasicBlock *header = L.getHeader();
+  Type *i64 = Type::getInt64Ty(header->getContext());
+  PHINode *trip = PHINode::Create(i64, 0, "spin.trip", header->getFirstNonPHIIt());
+  for (BasicBlock *pred : predecessors(header)) {
+    if (!L.contains(pred)) {
+      trip->addIncoming(ConstantInt::get(i64, 0), pred);
+      continue;
+    }
+    IRBuilder<> b(pred->getTerminator());
+    b.CreateCall(spin, {trip, ctx});
+    trip->addIncoming(b.CreateAdd(trip, ConstantInt::get(i64, 1), "spin.next"), pred);
+  }
+}
+
+} // namespace
+
+PreservedAnalyses MarkSpinLoopsPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &C = M.getContext();
+  FunctionCallee spin = M.getOrInsertFunction(
+      sim::abi::SpinFn, FunctionType::get(Type::getVoidTy(C),
+                                          {Type::getInt64Ty(C), PointerType::getUnqual(C)},
+                                          false));
+  bool changed = false;
+  for (Function &F : M) {
+    Argument *ctx = F.isDeclaration() ? nullptr : getContextArg(F);
+    if (!ctx)
+      continue;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    SmallVector<Loop *, 8> spins;
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (isSpinLoop(*L))
+        spins.push_back(L);
+    for (Loop *L : spins)
+      instrument(*L, spin, ctx);
+    changed |= !spins.empty();
+  }
+  if (auto *declared = dyn_cast<Function>(spin.getCallee()); declared && declared->use_empty())
+    declared->eraseFromParent();
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace musa::jit
