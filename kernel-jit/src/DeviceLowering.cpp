@@ -111,6 +111,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   if (instrument)
     InstrumentTimingPass().run(M, MAM);
   CheckAccessesPass{{}, memcheck}.run(M, MAM);
+  GpuArithmeticPass().run(M, MAM);
   MarkSpinLoopsPass().run(M, MAM);
   EmitKernelThunksPass().run(M, MAM);
   FormBarrierRegionsPass().run(M, MAM);

@@ -262,6 +262,7 @@ const Builtin Builtins[] = {
     {sim::abi::NanosleepFn, reinterpret_cast<void *>(&__musa_sim_nanosleep)},
     {sim::abi::GridSyncFn, reinterpret_cast<void *>(&__musa_sim_grid_sync)},
     {sim::abi::SpinFn, reinterpret_cast<void *>(&__musa_sim_spin)},
+    {sim::abi::GridValidFn, reinterpret_cast<void *>(&__musa_sim_grid_valid)},
     {sim::abi::MallocFn, reinterpret_cast<void *>(&__musa_sim_malloc)},
     {sim::abi::FreeFn, reinterpret_cast<void *>(&__musa_sim_free)},
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},

@@ -263,7 +263,7 @@ bool lowerCall(CallInst &call, Value *ctx) {
   if (StringRef target = name; target.consume_back(".header") &&
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||
-       target == sim::abi::GridSyncFn)) {
+       target == sim::abi::GridSyncFn || target == sim::abi::GridValidFn)) {
     if (target == sim::abi::WarpFn)
       numberConvergeSite(call);
     callWithContext(b, call, target.str(), ctx)->addFnAttr(Attribute::Convergent);
@@ -323,7 +323,7 @@ bool lowerCall(CallInst &call, Value *ctx) {
 PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) {
   // The headers declare these without the context; that name gives way to the lowered one.
   for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn,
-                           sim::abi::NanosleepFn, sim::abi::GridSyncFn})
+                           sim::abi::NanosleepFn, sim::abi::GridSyncFn, sim::abi::GridValidFn})
     if (Function *F = M.getFunction(name); F && F->isDeclaration())
       F->setName(std::string(name) + ".header");
   SmallVector<std::string, 4> unsupported;

@@ -49,6 +49,8 @@ bool addPass(StringRef name, ModulePassManager &MPM) {
     MPM.addPass(CheckAccessesPass());
   else if (name == "musa-check-accesses-memcheck") // as with MUSA_SIM_MEMCHECK=1
     MPM.addPass(CheckAccessesPass{{}, true});
+  else if (name == "musa-gpu-arithmetic")
+    MPM.addPass(GpuArithmeticPass());
   else if (name == "musa-mark-spins")
     MPM.addPass(MarkSpinLoopsPass());
   else if (name == "musa-emit-thunks")

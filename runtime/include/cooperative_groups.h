@@ -33,8 +33,11 @@ static __device__ __forceinline__ void __musa_sim_grid_sync(void) {
   }
   __syncthreads();
 }
+static __device__ __forceinline__ int __musa_sim_grid_valid(void) { return 1; }
 #else
 extern "C" __device__ void __musa_sim_grid_sync(void);
+/* Whether the running launch is cooperative (grid.sync() allowed there). */
+extern "C" __device__ int __musa_sim_grid_valid(void);
 #endif
 namespace cooperative_groups {
 
@@ -211,11 +214,17 @@ __MUSA_CG coalesced_group coalesced_threads() {
 template <unsigned Size, class Parent = void> class thread_block_tile;
 
 template <unsigned Size> class thread_block_tile<Size, void> : public thread_group {
-  static_assert(Size > 0 && (Size & (Size - 1)) == 0 && Size <= 128,
-                "tile size must be a power of two no larger than a warp");
+  static_assert(Size > 0 && (Size & (Size - 1)) == 0 && Size <= 1024,
+                "tile size must be a power of two no larger than 1024");
 
 public:
-  __MUSA_CG thread_block_tile() : thread_group(Size, details::blockRank() % Size) {}
+  __MUSA_CG thread_block_tile() : thread_group(Size, details::blockRank() % Size) {
+    if (Size > 32 && Size > unsigned(int(warpSize))) { // CUDA 12 allows them; not simulated yet
+      printf("cooperative_groups: tiled_partition<%u> spans more than one %d-lane warp; the "
+             "simulator supports static tiles of at most a warp\n", Size, int(warpSize));
+      __trap();
+    }
+  }
   __MUSA_CG static constexpr unsigned size() { return Size; }
   __MUSA_CG static constexpr unsigned num_threads() { return Size; }
   __MUSA_CG unsigned meta_group_rank() const { return details::blockRank() / Size; }
@@ -251,6 +260,18 @@ private:
 
 template <unsigned Size, class Parent>
 class thread_block_tile : public thread_block_tile<Size, void> {};
+/// A tile of a tile: its place among the tiles its parent tile was cut into.
+template <unsigned Size, unsigned ParentSize, class Grandparent>
+class thread_block_tile<Size, thread_block_tile<ParentSize, Grandparent>>
+    : public thread_block_tile<Size, void> {
+  static_assert(Size <= ParentSize, "a tile cannot be larger than the tile it partitions");
+
+public:
+  __MUSA_CG unsigned meta_group_rank() const {
+    return details::blockRank() % ParentSize / Size;
+  }
+  __MUSA_CG unsigned meta_group_size() const { return ParentSize / Size; }
+};
 
 template <unsigned Size, class Parent>
 __MUSA_CG thread_block_tile<Size, Parent> tiled_partition(const Parent &) {
@@ -332,7 +353,8 @@ public:
   }
   __MUSA_CG dim3 dim_blocks() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
   __MUSA_CG dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  __MUSA_CG bool is_valid() const { return true; }
+  /// Whether the grid can synchronise: only in a cooperative launch, as in CUDA.
+  __MUSA_CG bool is_valid() const { return __musa_sim_grid_valid() != 0; }
   /// Every thread of the grid meets here; the launch must be musaLaunchCooperativeKernel.
   __MUSA_CG void sync() const { __musa_sim_grid_sync(); }
 };

@@ -46,7 +46,7 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
 
 /// Releases every complete warp-collective group; true if any thread became ready.
 bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &blockStarts,
-                  int warpSize, std::string &problem) {
+                  int warpSize, std::string &problem, bool byQuarter = false) {
   bool progress = false;
   size_t ws = size_t(warpSize);
   std::vector<WarpLane *> group;
@@ -63,7 +63,7 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
             return threads[j].state == ThreadState::AtWarp ? &threads[j].warp : nullptr;
           },
           [&](size_t j) { return threads[j].state == ThreadState::Exited; }, warpSize, group,
-          problem);
+          problem, byQuarter);
       if (done < 0)
         return false;
       if (done == 0)
@@ -163,6 +163,12 @@ void scheduleFibers(void *arg) {
       return; // every thread finished
     if (all.ready > 0)
       continue; // threads yielded in spin loops: they wait on memory, not on the others here
+    if (run->launch->warpSize > 32) { // collectives among the 32-lane quarters that are there
+      if (resolveWarps(threads, starts, run->launch->warpSize, problem, true))
+        continue;
+      if (!problem.empty())
+        return fail(*run, FaultKind::BarrierDivergence, problem);
+    }
     if (all.atGrid > 0 && all.atGrid == threads.size()) {
       for (SimThread &t : threads)
         t.state = ThreadState::Ready; // grid.sync(): every thread of the grid arrived
@@ -291,6 +297,10 @@ extern "C" void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *context
     park(*thread, ThreadState::Ready); // the others run; this thread polls again next round
   else
     std::this_thread::yield();
+}
+
+extern "C" int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *context) {
+  return musa::sim::launchOf(context).cooperative ? 1 : 0;
 }
 
 extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {

@@ -310,7 +310,8 @@ void ingestParks(RegionState &s, uint32_t warpSize) {
 }
 
 /// Completes every warp collective whose lanes have all arrived; true if any did.
-bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
+bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem,
+                  bool byQuarter = false) {
   bool progress = false;
   std::vector<WarpLane *> &group = s.group;
   for (uint32_t first = 0; first < s.threads; first += warpSize) {
@@ -324,7 +325,7 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem) {
             return parked(s.resume[j]) && s.kind[j] == ParkKind::Warp ? &s.lanes[j] : nullptr;
           },
           [&](size_t j) { return s.resume[j] == abi::RegionExited; }, int(warpSize), group,
-          problem);
+          problem, byQuarter);
       if (done < 0)
         return false;
       if (done == 0)
@@ -483,6 +484,8 @@ void runRegionBlock(void *arg) {
     std::string problem;
     if (s.warpParks) {
       bool progress = resolveWarps(s, warpSize, problem);
+      if (!progress && problem.empty() && warpSize > 32)
+        progress = resolveWarps(s, warpSize, problem, true);
       if (!problem.empty())
         return run->fail(FaultKind::BarrierDivergence, problem);
       if (progress)

@@ -12,6 +12,8 @@
 //                             assert and trap become calls to the simdevice builtins.
 //   5. InstrumentTimingPass   (timing model only) per-block instruction counts and a hook call
 //                             before every memory access.
+//      GpuArithmeticPass      float-to-int casts, division by zero and wide shifts as PTX
+//                             defines them (the host's instructions trap or differ).
 //      MarkSpinLoopsPass      loops that poll memory another thread writes yield on each trip
 //                             (such kernels run as fibers).
 //   6. EmitKernelThunksPass   a `void thunk(void** args, ctx)` per kernel plus a facts record.
@@ -147,6 +149,11 @@ struct LowerDeviceCallsPass : llvm::PassInfoMixin<LowerDeviceCallsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+/// Integer corner cases (saturating float-to-int, division by zero, shifts past the width)
+/// with the GPU's results (GpuArithmetic.cpp).
+struct GpuArithmeticPass : llvm::PassInfoMixin<GpuArithmeticPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 /// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).

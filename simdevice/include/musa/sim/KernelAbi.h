@@ -154,6 +154,8 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// Called on each back edge of a loop that waits for another thread (MarkSpinLoopsPass):
 /// void(i64 trip, ctx); the fiber yields to the others.
 inline constexpr const char *SpinFn = "__musa_sim_spin";
+/// cooperative_groups' grid_group::is_valid(): int(ctx), 1 in a cooperative launch.
+inline constexpr const char *GridValidFn = "__musa_sim_grid_valid";
 /// What device malloc(n) and free(p) become (the launch's DeviceHeap).
 inline constexpr const char *MallocFn = "__musa_sim_malloc";
 inline constexpr const char *FreeFn = "__musa_sim_free";
@@ -296,6 +298,7 @@ uint64_t __musa_sim_check_address(const void *p, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
 void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *ctx);
+int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *ctx);
 /// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
 /// did not hand out ends the kernel with a fault.
 void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);

@@ -82,10 +82,17 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize);
 /// names waits with the same mask: 1 if it did (the lanes are in `group`, results filled in), 0
 /// if the group is not complete yet, -1 if its lanes wait at different collectives (`problem`
 /// says so). Call only when no lane of the warp is ready to run (WarpConverge relies on it).
+///
+/// On warps wider than 32 lanes a 32-bit mask names lanes in every 32-lane quarter, while
+/// CUDA code means one 32-lane warp by it: a tile<32> reduction that only tile 0 runs, a
+/// ballot-derived mask whose bits differ between quarters. `byQuarter` (the executors' second
+/// try, when no collective of the block completes otherwise) leaves out a quarter none of whose
+/// named lanes waits at this collective (they wait at a barrier or another collective, which
+/// cannot release before this one does): the collective completes among the quarters there.
 template <class Waiting, class Exited>
 int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting waiting,
                       Exited exited, int warpSize, std::vector<WarpLane *> &group,
-                      std::string &problem) {
+                      std::string &problem, bool byQuarter = false) {
   group.clear();
   const uint32_t mask = caller.mask, op = caller.op;
   if (op & WarpQuarterLocal || op == WarpConverge) { // lanes of the caller's quarter only
@@ -99,16 +106,30 @@ int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting
     computeWarpCollective(group, warpSize);
     return 1;
   }
-  for (size_t j = first; j < last; ++j) {
-    if (!laneInMask(mask, uint32_t(j - first)) || exited(j))
+  const bool wide = last - first > 32;
+  for (size_t quarter = first; quarter < last; quarter += 32) {
+    const size_t before = group.size();
+    bool missing = false;
+    for (size_t j = quarter; j < std::min(last, quarter + 32); ++j) {
+      if (!laneInMask(mask, uint32_t(j - first)) || exited(j))
+        continue;
+      WarpLane *lane = waiting(j);
+      // A lane at a convergence point (__activemask) is not at this collective yet: it joins
+      // after its own group of lanes at that point has gone on (a loop's last iterations).
+      if (lane && lane->op == WarpConverge)
+        return 0;
+      if (!lane || lane->mask != mask || (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal) ||
+          (wide && lane->op != op)) {
+        missing = true;
+        continue;
+      }
+      group.push_back(lane);
+    }
+    if (!missing)
       continue;
-    WarpLane *lane = waiting(j);
-    // A lane at a convergence point (__activemask) is not at this collective yet: it joins
-    // after its own group of lanes at that point has gone on (a loop's last iterations).
-    if (!lane || lane->op == WarpConverge || lane->mask != mask ||
-        (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal))
+    if (!(byQuarter && wide && group.size() == before))
       return 0;
-    group.push_back(lane);
+    group.resize(before); // the whole quarter waits elsewhere: it takes no part
   }
   for (WarpLane *l : group)
     if (l->op != op) {

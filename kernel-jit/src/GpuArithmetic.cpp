@@ -1,0 +1,128 @@
+// GpuArithmeticPass: integer corner cases computed as the GPU computes them, not as x86 does.
+//
+// Device IR leaves these undefined (poison or undefined behaviour); the NVPTX back end gives
+// them the PTX instructions' meaning, which device code comes to rely on, and the host
+// instructions disagree:
+//   - float to integer (fptosi/fptoui, what a C cast becomes): cvt.rzi saturates to the
+//     destination's range and gives 0 for NaN; x86's cvttss2si gives the "integer indefinite"
+//     (INT_MIN) instead, and an unsigned conversion of a negative float wraps. They become
+//     llvm.fptosi.sat / llvm.fptoui.sat, which are exactly PTX's rule.
+//   - integer division and remainder by zero: PTX gives all ones; x86's idiv traps, which
+//     would end the launch (SIGFPE). INT_MIN / -1 (which also traps on x86) gives INT_MIN and
+//     its remainder 0, as the GPU's wrapping arithmetic does.
+//   - shifts by the width or more: PTX's shl/shr clamp the amount (shl and shr.u give 0, shr.s
+//     the sign), x86 takes it modulo the width: (1u << 32) - 1 is the all-ones mask on a GPU.
+// Divisors and shift amounts that are constants in range are left alone. Runs after
+// InstrumentTiming: the guards are the host's, not instructions the GPU issues.
+#include "musa/jit/DeviceLowering.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace musa::jit {
+
+namespace {
+
+/// A constant (or splat) whose every element satisfies `ok`.
+template <class Pred> bool constantWhere(const Value *v, Pred ok) {
+  const auto *c = dyn_cast<Constant>(v);
+  if (!c)
+    return false;
+  if (const auto *i = dyn_cast<ConstantInt>(c))
+    return ok(i->getValue());
+  if (const auto *splat = dyn_cast_or_null<ConstantInt>(c->getSplatValue()))
+    return ok(splat->getValue());
+  return false;
+}
+
+Value *lowerDivision(BinaryOperator &I) {
+  Value *x = I.getOperand(0), *d = I.getOperand(1);
+  Type *T = I.getType();
+  const bool isSigned = I.getOpcode() == Instruction::SDiv || I.getOpcode() == Instruction::SRem;
+  const bool isDiv = I.getOpcode() == Instruction::SDiv || I.getOpcode() == Instruction::UDiv;
+  if (constantWhere(d, [&](const APInt &v) { return !v.isZero() && !(isSigned && v.isAllOnes()); }))
+    return nullptr; // a constant divisor other than 0 (and -1 for signed)
+  IRBuilder<> b(&I);
+  Value *zero = b.CreateICmpEQ(d, Constant::getNullValue(T));
+  Value *minusOne = isSigned ? b.CreateICmpEQ(d, Constant::getAllOnesValue(T)) : nullptr;
+  Value *unsafe = minusOne ? b.CreateOr(zero, minusOne) : zero;
+  Value *safe = b.CreateSelect(unsafe, ConstantInt::get(T, 1), d);
+  Value *q = b.CreateBinOp(I.getOpcode(), x, safe);
+  if (auto *op = dyn_cast<BinaryOperator>(q))
+    op->setIsExact(false);
+  if (minusOne && isDiv) // x / -1 = -x, wrapping (INT_MIN / -1 = INT_MIN); x % -1 = x % 1 = 0
+    q = b.CreateSelect(minusOne, b.CreateSub(Constant::getNullValue(T), x), q);
+  return b.CreateSelect(zero, Constant::getAllOnesValue(T), q);
+}
+
+Value *lowerShift(BinaryOperator &I) {
+  Type *T = I.getType();
+  unsigned bits = T->getScalarSizeInBits();
+  Value *x = I.getOperand(0), *amount = I.getOperand(1);
+  if (constantWhere(amount, [&](const APInt &v) { return v.ult(bits); }))
+    return nullptr;
+  IRBuilder<> b(&I);
+  Value *big = b.CreateICmpUGE(amount, ConstantInt::get(T, bits));
+  Value *safe = b.CreateSelect(big, ConstantInt::get(T, bits - 1), amount);
+  auto *shift = cast<BinaryOperator>(b.CreateBinOp(I.getOpcode(), x, safe));
+  if (I.getOpcode() == Instruction::AShr)
+    return shift; // shr.s: the sign fills the value
+  return b.CreateSelect(big, Constant::getNullValue(T), shift);
+}
+
+Value *lowerFloatToInt(CastInst &I) {
+  IRBuilder<> b(&I);
+  Intrinsic::ID id =
+      I.getOpcode() == Instruction::FPToSI ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat;
+  return b.CreateIntrinsic(id, {I.getDestTy(), I.getSrcTy()}, {I.getOperand(0)});
+}
+
+} // namespace
+
+PreservedAnalyses GpuArithmeticPass::run(Module &M, ModuleAnalysisManager &) {
+  bool changed = false;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    SmallVector<Instruction *, 16> work;
+    for (Instruction &I : instructions(F))
+      switch (I.getOpcode()) {
+      case Instruction::SDiv:
+      case Instruction::UDiv:
+      case Instruction::SRem:
+      case Instruction::URem:
+      case Instruction::Shl:
+      case Instruction::LShr:
+      case Instruction::AShr:
+      case Instruction::FPToSI:
+      case Instruction::FPToUI:
+        work.push_back(&I);
+        break;
+      default:
+        break;
+      }
+    for (Instruction *I : work) {
+      Value *replacement = nullptr;
+      if (auto *conversion = dyn_cast<CastInst>(I))
+        replacement = lowerFloatToInt(*conversion);
+      else if (I->isShift())
+        replacement = lowerShift(*cast<BinaryOperator>(I));
+      else
+        replacement = lowerDivision(*cast<BinaryOperator>(I));
+      if (!replacement)
+        continue;
+      replacement->takeName(I);
+      I->replaceAllUsesWith(replacement);
+      I->eraseFromParent();
+      changed = true;
+    }
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace musa::jit
