@@ -119,8 +119,13 @@ int sampledBlocks(const Dim3 &grid, int wanted, uint64_t *out) {
     uint64_t id;
     if (rows == 1) {
       // A row of blocks: the middle of each of `wanted` equal shares.
+      // The last block, often a partial one (`if (i >= n) return;` leaves a tail block with a
+      // few live threads), is never the sample unless it is the only one: its lanes' ratios
+      // (one live lane per warp) scaled to full blocks would multiply their instructions.
       uint64_t stride = std::max<uint64_t>(1, blocks / wanted);
       id = stride / 2 + k * stride;
+      if (id + 1 == blocks && id > 0)
+        --id;
     } else {
       // Rows (y, z) in the middle of equal shares of them, and in each a column from the
       // van der Corput sequence (1/2, 1/4, 3/4, 1/8, ...): the first sample is the grid's
@@ -130,7 +135,12 @@ int sampledBlocks(const Dim3 &grid, int wanted, uint64_t *out) {
       double column = 0, unit = 0.5;
       for (unsigned bits = unsigned(k) + 1; bits; bits >>= 1, unit /= 2)
         column += (bits & 1) * unit;
-      id = row * grid.x + std::min<uint64_t>(uint64_t(column * grid.x), grid.x - 1);
+      uint64_t x = std::min<uint64_t>(uint64_t(column * grid.x), grid.x - 1);
+      if (row + 1 == rows && row > 0) // the edges, as the last block above
+        --row;
+      if (x + 1 == grid.x && x > 0)
+        --x;
+      id = row * grid.x + x;
     }
     if (id < blocks)
       out[n++] = id;

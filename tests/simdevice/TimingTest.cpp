@@ -412,7 +412,7 @@ TEST(Timing, ManyTinyBlocksAreBoundByBlockLaunch) {
               1000 * 32 * p.warpLaunchCycles, 1);
 }
 
-TEST(Timing, SampledBlocksOfARowAreMidShareAndOfAGridOfRowsAvoidTheEdgeColumn) {
+TEST(Timing, SampledBlocksOfARowAreMidShareAndOfAGridOfRowsAvoidTheEdges) {
   uint64_t ids[KernelCounters::MaxSamples];
   // One row of 4096 blocks, two samples: the middle of each half, as before.
   ASSERT_EQ(sampledBlocks(Dim3{4096, 1, 1}, 2, ids), 2);
@@ -436,6 +436,13 @@ TEST(Timing, SampledBlocksOfARowAreMidShareAndOfAGridOfRowsAvoidTheEdgeColumn) {
   EXPECT_EQ(sampledBlocks(Dim3{1, 1, 1}, 4, ids), 1);
   EXPECT_EQ(ids[0], 0u);
   EXPECT_LE(sampledBlocks(Dim3{2, 2, 1}, 16, ids), 4);
+  // Never the last block or the last row or column when there are others (partial blocks at
+  // the end of a 1D range, at the right and bottom edges of an image): one full block and a
+  // tail block sample the full one; 2 x 2 blocks sample (0, 0).
+  ASSERT_EQ(sampledBlocks(Dim3{2, 1, 1}, 1, ids), 1);
+  EXPECT_EQ(ids[0], 0u);
+  ASSERT_EQ(sampledBlocks(Dim3{2, 2, 1}, 1, ids), 1);
+  EXPECT_EQ(ids[0], 0u);
 }
 
 TEST(Timing, ScatteredLinesAreThoseOfWarpAccessesSpreadOverDramPages) {
