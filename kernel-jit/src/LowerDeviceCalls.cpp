@@ -320,7 +320,38 @@ bool lowerCall(CallInst &call, Value *ctx) {
 
 } // namespace
 
+namespace {
+/// Reads of the headers' `extern const int warpSize` (through address-space casts) become
+/// reads of the profile's warp size from the context; the variable itself is never defined.
+void lowerWarpSizeVariable(Module &M) {
+  GlobalVariable *var = M.getNamedGlobal("warpSize");
+  if (!var || !var->isDeclaration())
+    return;
+  SmallVector<User *, 16> users(var->users());
+  SmallVector<LoadInst *, 16> loads;
+  while (!users.empty()) {
+    User *U = users.pop_back_val();
+    if (auto *load = dyn_cast<LoadInst>(U))
+      loads.push_back(load);
+    else if (isa<ConstantExpr>(U) || isa<AddrSpaceCastInst>(U) || isa<BitCastInst>(U))
+      users.append(U->user_begin(), U->user_end());
+  }
+  for (LoadInst *load : loads) {
+    Argument *ctx = getContextArg(*load->getFunction());
+    if (!ctx || !load->getType()->isIntegerTy())
+      continue;
+    IRBuilder<> b(load);
+    load->replaceAllUsesWith(b.CreateZExtOrTrunc(loadWarpSize(b, ctx), load->getType()));
+    load->eraseFromParent();
+  }
+  var->removeDeadConstantUsers();
+  if (var->use_empty())
+    var->eraseFromParent();
+}
+} // namespace
+
 PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) {
+  lowerWarpSizeVariable(M);
   // The headers declare these without the context; that name gives way to the lowered one.
   for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn,
                            sim::abi::NanosleepFn, sim::abi::GridSyncFn, sim::abi::GridValidFn})

@@ -42,17 +42,18 @@ __musa_builtin_inline__ unsigned int __musa_sim_warp_size(void) { return 32; }
 extern "C" __device__ __attribute__((const)) unsigned int __musa_sim_warp_size(void);
 #endif
 
-struct __musa_warpSize_t {
-  __device__ __forceinline__ operator int() const { return (int)__musa_sim_warp_size(); }
-  __musa_warpSize_t() = delete;
-  __musa_warpSize_t(const __musa_warpSize_t &) = delete;
-};
-
 extern const __device__ __attribute__((weak)) __musa_threadIdx_t threadIdx;
 extern const __device__ __attribute__((weak)) __musa_blockIdx_t blockIdx;
 extern const __device__ __attribute__((weak)) __musa_blockDim_t blockDim;
 extern const __device__ __attribute__((weak)) __musa_gridDim_t gridDim;
-extern const __device__ __attribute__((weak)) __musa_warpSize_t warpSize;
+/* warpSize is an int, as in CUDA (printf("%d", warpSize), auto, std::min(warpSize, n)): in the
+ * hardware pass the 32 of NVIDIA warps; in the simulator a never-defined variable whose reads
+ * kernel-jit turns into reads of the profile's warp size (LowerDeviceCalls). */
+#if defined(__MUSA_SIM_HW__)
+static constexpr __device__ int warpSize = 32;
+#else
+extern const __device__ int warpSize;
+#endif
 
 #undef __MUSA_SREG_STRUCT
 #undef __MUSA_SREG_FIELD
