@@ -8,17 +8,21 @@
 // thread loop) or as fibers that switch only at barriers; a waiting thread that never lets
 // the one it waits for run spins for ever.
 //
-// A spin loop is a loop with an exit that depends on a value the loop polls: it reads the
-// same location (a loop-invariant address) again on every trip with
-//   - a volatile or atomic load,
-//   - a plain load, when the loop also has a fence (__threadfence() keeps it from being
+// A spin loop is a loop with a branch (an exit, or the `if` deciding whether a trip got
+// anywhere) that depends on a value the loop polls:
+//   - a volatile or atomic load, at any address (decoupled look-back polls slot j until it is
+//     ready, then moves to j - 1),
+//   - a plain load of a location that stays the same over the loop (a loop-invariant
+//     address), when the loop also has a fence (__threadfence() keeps the load from being
 //     hoisted, so it reads memory afresh each trip),
+// or at a location that stays the same over the loop:
 //   - an atomic read-modify-write that changes nothing (atomicAdd(p, 0), atomicOr(p, 0),
 //     atomicAnd(p, ~0)) or writes a value fixed for the loop (atomicExch(lock, 1)),
 //   - a compare-and-swap whose expected value is fixed for the loop (atomicCAS(lock, 0, 1)).
 // Loops that make progress alone are not spins: a compare-and-swap retry loop (the expected
 // value is the last one read), linear probing (the address moves), a work queue taking
-// indices with atomicAdd(next, 1), a loop whose exits do not look at what it reads.
+// indices with atomicAdd(next, 1), a loop whose branches do not look at what it reads.
+// Not seen: a poll inside a function the loop calls (not inlined).
 //
 // Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
 // from 0 each time the loop is entered): the simdevice builtin parks the fiber so the others
@@ -91,8 +95,9 @@ bool sameEveryTrip(const Value *address, const Loop &L, unsigned depth = 0) {
 /// another thread's write can change between trips (see the file comment).
 bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
   if (auto *load = dyn_cast<LoadInst>(&I))
-    return sameEveryTrip(load->getPointerOperand(), L) &&
-           (load->isVolatile() || load->isAtomic() || loopHasFence);
+    return load->isVolatile() || load->isAtomic() || // wherever it reads (look-back: slot j
+                                                      // until it is ready, then j - 1)
+           (loopHasFence && sameEveryTrip(load->getPointerOperand(), L));
   if (auto *rmw = dyn_cast<AtomicRMWInst>(&I)) {
     if (!sameEveryTrip(rmw->getPointerOperand(), L))
       return false;
@@ -115,8 +120,9 @@ bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
   return false;
 }
 
-/// Whether an exit of `L` depends, through values computed in the loop, on a polled read.
-bool isSpinLoop(const Loop &L) {
+/// Whether a branch of `L` (an exit, or the `if` that decides whether a trip got anywhere)
+/// depends, through values computed in the loop, on a polled read.
+bool isSpinLoop(const Loop &L, const LoopInfo &LI) {
   bool hasFence = false;
   for (BasicBlock *B : L.blocks())
     for (Instruction &I : *B) {
@@ -124,10 +130,10 @@ bool isSpinLoop(const Loop &L) {
         return false; // it yields at the barrier already
       hasFence |= isa<FenceInst>(I);
     }
-  SmallVector<BasicBlock *, 4> exiting;
-  L.getExitingBlocks(exiting);
   SmallVector<const Value *, 16> work;
-  for (BasicBlock *B : exiting) {
+  for (BasicBlock *B : L.blocks()) {
+    if (LI.getLoopFor(B) != &L && !L.isLoopExiting(B))
+      continue; // inner loops' own branches are theirs
     const Instruction *term = B->getTerminator();
     if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional())
       work.push_back(br->getCondition());
@@ -182,7 +188,7 @@ PreservedAnalyses MarkSpinLoopsPass::run(Module &M, ModuleAnalysisManager &) {
     LoopInfo LI(DT);
     SmallVector<Loop *, 8> spins;
     for (Loop *L : LI.getLoopsInPreorder())
-      if (isSpinLoop(*L))
+      if (isSpinLoop(*L, LI))
         spins.push_back(L);
     for (Loop *L : spins)
       instrument(*L, spin, ctx);

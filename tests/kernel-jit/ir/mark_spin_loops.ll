@@ -2,7 +2,8 @@
 ; (a trip counter from 0 and a call to __musa_sim_spin with the context), and the kernel is
 ; marked as needing fibers. Polls: a volatile load (@flag), a compare-and-swap with a fixed
 ; expected value (@lock), atomicAdd(p, 0) (@count), a plain load with a fence in the loop
-; (@fenced). Not polls: a CAS retry loop (@casadd: the expected value is the last one read),
+; (@fenced), a volatile load deciding whether a trip got anywhere, at a moving address
+; (@lookback). Not polls: a CAS retry loop (@casadd: the expected value is the last one read),
 ; linear probing (@probe: the address moves), a work queue (@queue: atomicAdd(next, 1)).
 ; PASSES: musa-retarget,musa-add-context,musa-lower-calls,musa-mark-spins,musa-emit-thunks
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -103,7 +104,27 @@ done:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
+; Look-back: poll slot j until it is ready, then j - 1 (the address moves, but the volatile
+; load decides whether a trip got anywhere).
+define void @lookback(ptr %flags, ptr %out) {
+entry:
+  br label %loop
+loop:
+  %j = phi i32 [ 3, %entry ], [ %j, %loop ], [ %next, %ready ]
+  %a = getelementptr i32, ptr %flags, i32 %j
+  %v = load volatile i32, ptr %a
+  %zero = icmp eq i32 %v, 0
+  br i1 %zero, label %loop, label %ready
+ready:
+  %next = sub i32 %j, 1
+  %more = icmp sge i32 %next, 0
+  br i1 %more, label %loop, label %done
+done:
+  store i32 %j, ptr %out
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
 !0 = !{ptr @flag, !"kernel", i32 1}
 !1 = !{ptr @lock, !"kernel", i32 1}
 !2 = !{ptr @count, !"kernel", i32 1}
@@ -111,6 +132,7 @@ done:
 !4 = !{ptr @casadd, !"kernel", i32 1}
 !5 = !{ptr @probe, !"kernel", i32 1}
 !6 = !{ptr @queue, !"kernel", i32 1}
+!7 = !{ptr @lookback, !"kernel", i32 1}
 
 ; The facts' second field is needsFibers: 1 for the four spin loops, 0 for the others.
 ; CHECK: @__musa_kfacts_flag = constant {{.*}} { i64 0, i32 1,
@@ -120,6 +142,7 @@ done:
 ; CHECK: @__musa_kfacts_casadd = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_probe = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_queue = constant {{.*}} { i64 0, i32 0,
+; CHECK: @__musa_kfacts_lookback = constant {{.*}} { i64 0, i32 1,
 ; CHECK-LABEL: define void @flag(
 ; CHECK: wait:
 ; CHECK-NEXT: %spin.trip = phi i64 [ %spin.next, %wait ], [ 0, %entry ]
@@ -137,4 +160,7 @@ done:
 ; CHECK-NOT: __musa_sim_spin
 ; CHECK-LABEL: define void @queue(
 ; CHECK-NOT: __musa_sim_spin
+; CHECK-LABEL: define void @lookback(
+; CHECK: call void @__musa_sim_spin(
+; CHECK: call void @__musa_sim_spin(
 ; CHECK-LABEL: declare void @__musa_sim_spin(i64, ptr)
