@@ -140,6 +140,44 @@ set(CORPUS_MU_PROGRAMS
   binomial_options
   warp_aggregated_atomics
   divergent_collectives
+  # Synchronisation and concurrency, written 2026-12-05 by a helper probing spin waits, locks,
+  # queues and inter-block communication (their bugs were fixed; the parts still hitting a
+  # simulator limitation are left out in the program, which says so; probe_tmp1/ has the repros)
+  spinlock_buckets
+  warp_lock_elements
+  warp_producer_consumer
+  spin_wait_forms
+  coop_chained_scan
+  coop_grid_sync_loops
+  grid_barrier_manual
+  persistent_work_queue
+  dynamic_work_queue
+  ticket_lock
+  lockfree_stack_queue64
+  fence_message_passing
+  atomics_wrap_64bit
+  cg_partitions_scan
+  warp_sync_match
+  # Benchmark-suite ports (Rodinia, Parboil, SHOC, CUDA samples, HeCBench), written 2026-12-05
+  # by a helper (they found the float-to-int saturation, division-by-zero and shift bugs, fixed)
+  backprop
+  bplustree
+  cfd_euler
+  fft_shared
+  hotspot
+  hotspot3d
+  lavamd
+  lud
+  md_lj
+  mri_q
+  nw
+  particlefilter
+  reduction_templated
+  sgemm_regtile
+  spmv_ell_jds
+  srad_v1
+  srad_v2
+  tpacf
 )
 set(CORPUS_HOST_PROGRAMS
   host_device_info
