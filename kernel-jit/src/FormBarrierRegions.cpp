@@ -63,17 +63,12 @@ namespace {
 /// Stands for a parked thread's result until the region loop loads it from the park record.
 constexpr const char *ParkResultPlaceholder = "__musa_park_result.placeholder";
 
-bool isParkBuiltin(StringRef name) {
-  return name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
-         name == sim::abi::WarpFn;
-}
-
 /// Functions (defined ones included) whose execution may reach a park point or grid.sync().
 class SyncReach {
 public:
   explicit SyncReach(Module &M) {
     for (Function &F : M)
-      if (isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn ||
+      if (sim::abi::isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn ||
           F.getName() == sim::abi::SpinFn)
         reaches_.insert(&F);
     // Fixpoint over direct calls; an indirect call counts as reaching (it might).
@@ -164,7 +159,8 @@ SmallVector<ParkPoint, 8> cutAtParkPoints(Function &F, FunctionCallee resultFn) 
   SmallVector<CallInst *, 8> points;
   for (Instruction &I : instructions(F))
     if (auto *call = dyn_cast<CallInst>(&I))
-      if (Function *callee = call->getCalledFunction(); callee && isParkBuiltin(callee->getName()))
+      if (Function *callee = call->getCalledFunction();
+          callee && sim::abi::isParkBuiltin(callee->getName()))
         points.push_back(call);
   SmallVector<ParkPoint, 8> cuts;
   for (CallInst *call : points) {

@@ -52,9 +52,7 @@ Value *lowerDivision(BinaryOperator &I) {
   Value *minusOne = isSigned ? b.CreateICmpEQ(d, Constant::getAllOnesValue(T)) : nullptr;
   Value *unsafe = minusOne ? b.CreateOr(zero, minusOne) : zero;
   Value *safe = b.CreateSelect(unsafe, ConstantInt::get(T, 1), d);
-  Value *q = b.CreateBinOp(I.getOpcode(), x, safe);
-  if (auto *op = dyn_cast<BinaryOperator>(q))
-    op->setIsExact(false);
+  Value *q = b.CreateBinOp(I.getOpcode(), x, safe); // a new instruction: no `exact` flag
   if (minusOne && isDiv) // x / -1 = -x, wrapping (INT_MIN / -1 = INT_MIN); x % -1 = x % 1 = 0
     q = b.CreateSelect(minusOne, b.CreateSub(Constant::getNullValue(T), x), q);
   return b.CreateSelect(zero, Constant::getAllOnesValue(T), q);

@@ -1,7 +1,8 @@
 // LowerDeviceCallsPass: NVPTX intrinsics and device library calls become host operations.
 //
-//   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid, and
-//   __musa_sim_warp_size() (the headers' warpSize; the intrinsic is folded to 32 upstream)
+//   llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}, warpsize, laneid, reads of the
+//   headers' `extern const int warpSize` (the intrinsic is folded to 32 upstream) and
+//   __musa_sim_warp_size() (earlier headers' warpSize)
 //                                   -> i32 loads from the context (see KernelAbi.h)
 //   llvm.nvvm.read.ptx.sreg.laneid  -> linear thread index % warp size
 //   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)

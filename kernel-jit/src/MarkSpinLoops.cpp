@@ -55,9 +55,7 @@ bool isParkCall(const Instruction &I) {
   auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
   if (!callee)
     return true; // an indirect call may reach a barrier
-  StringRef name = callee->getName();
-  return name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
-         name == sim::abi::WarpFn || name == sim::abi::GridSyncFn;
+  return sim::abi::isParkBuiltin(callee->getName()) || callee->getName() == sim::abi::GridSyncFn;
 }
 
 bool isAllOnesOrZero(const Value *v, bool ones) {

@@ -219,9 +219,9 @@ template <unsigned Size> class thread_block_tile<Size, void> : public thread_gro
 
 public:
   __MUSA_CG thread_block_tile() : thread_group(Size, details::blockRank() % Size) {
-    if (Size > 32 && Size > unsigned(int(warpSize))) { // CUDA 12 allows them; not simulated yet
+    if (Size > 32 && Size > unsigned(warpSize)) { // CUDA 12 allows them; not simulated yet
       printf("cooperative_groups: tiled_partition<%u> spans more than one %d-lane warp; the "
-             "simulator supports static tiles of at most a warp\n", Size, int(warpSize));
+             "simulator supports static tiles of at most a warp\n", Size, warpSize);
       __trap();
     }
   }

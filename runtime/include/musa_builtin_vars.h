@@ -33,22 +33,15 @@ __MUSA_SREG_STRUCT(__musa_blockDim_t, __nvvm_read_ptx_sreg_ntid_x, __nvvm_read_p
 __MUSA_SREG_STRUCT(__musa_gridDim_t, __nvvm_read_ptx_sreg_nctaid_x,
                    __nvvm_read_ptx_sreg_nctaid_y, __nvvm_read_ptx_sreg_nctaid_z);
 
-/* Not llvm.nvvm.read.ptx.sreg.warpsize: LLVM folds that to 32 in the device pass. This
- * opaque call is lowered by kernel-jit to a read of the profile's warp size. In the hardware
- * pass (__MUSA_SIM_HW__: PTX for an NVIDIA GPU, see the driver's -arch=sm_NN) warps are 32. */
-#if defined(__MUSA_SIM_HW__)
-__musa_builtin_inline__ unsigned int __musa_sim_warp_size(void) { return 32; }
-#else
-extern "C" __device__ __attribute__((const)) unsigned int __musa_sim_warp_size(void);
-#endif
-
 extern const __device__ __attribute__((weak)) __musa_threadIdx_t threadIdx;
 extern const __device__ __attribute__((weak)) __musa_blockIdx_t blockIdx;
 extern const __device__ __attribute__((weak)) __musa_blockDim_t blockDim;
 extern const __device__ __attribute__((weak)) __musa_gridDim_t gridDim;
 /* warpSize is an int, as in CUDA (printf("%d", warpSize), auto, std::min(warpSize, n)): in the
- * hardware pass the 32 of NVIDIA warps; in the simulator a never-defined variable whose reads
- * kernel-jit turns into reads of the profile's warp size (LowerDeviceCalls). */
+ * hardware pass (__MUSA_SIM_HW__: PTX for an NVIDIA GPU) the 32 of NVIDIA warps; in the
+ * simulator a never-defined variable whose reads kernel-jit turns into reads of the profile's
+ * warp size (LowerDeviceCalls). Not llvm.nvvm.read.ptx.sreg.warpsize: LLVM folds that to 32
+ * in the device pass. */
 #if defined(__MUSA_SIM_HW__)
 static constexpr __device__ int warpSize = 32;
 #else

@@ -51,4 +51,7 @@ extern thread_local const void *firstHostAccessFault;
 /// __activemask() in region mode: the caller's 32-lane quarter's lanes that have not exited.
 uint32_t regionActiveMask(ThreadContext *ctx);
 
+/// The host's steady clock in nanoseconds (wall-mode clocks, the spin-loop limit).
+uint64_t hostNanoseconds();
+
 } // namespace musa::sim

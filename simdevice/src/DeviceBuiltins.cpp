@@ -37,11 +37,12 @@ extern "C" void __musa_sim_assertfail(const char *expr, const char *file, unsign
                                                      (expr ? expr : "?"));
 }
 
-namespace {
-uint64_t hostNanoseconds() {
+uint64_t musa::sim::hostNanoseconds() {
   using namespace std::chrono;
   return uint64_t(duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
 }
+
+namespace {
 
 /// Under the timing model: the launch's start plus the work this thread has executed.
 bool simulatedCycles(const ThreadContext *c, uint64_t &cycles) {
@@ -58,7 +59,7 @@ bool simulatedCycles(const ThreadContext *c, uint64_t &cycles) {
 extern "C" uint64_t __musa_sim_globaltimer(ThreadContext *c) {
   uint64_t cycles = 0;
   if (!simulatedCycles(c, cycles))
-    return hostNanoseconds();
+    return musa::sim::hostNanoseconds();
   uint64_t khz = musa::sim::launchOf(c).clockRateKHz;
   return cycles / khz * 1000000 + cycles % khz * 1000000 / khz;
 }
@@ -68,7 +69,7 @@ extern "C" uint64_t __musa_sim_clock64(ThreadContext *c) {
   if (simulatedCycles(c, cycles))
     return cycles;
   // cycles = ns * kHz / 1e6, in two steps so large uptimes do not overflow.
-  uint64_t ns = hostNanoseconds(), khz = musa::sim::launchOf(c).clockRateKHz;
+  uint64_t ns = musa::sim::hostNanoseconds(), khz = musa::sim::launchOf(c).clockRateKHz;
   return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
 }
 

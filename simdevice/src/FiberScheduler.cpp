@@ -7,10 +7,8 @@
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/Timing.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace musa::sim {
@@ -271,32 +269,19 @@ uint64_t spinLimitNs() {
   return limit;
 }
 
-uint64_t steadyNs() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-}
 } // namespace
 
 extern "C" void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *context) {
   using namespace musa::sim;
-  auto *run = static_cast<BlockRun *>(context->block);
-  SimThread *thread = run->fibers && run->current && &run->current->context == context
-                          ? run->current
-                          : nullptr;
-  thread_local uint64_t loopSince = 0; // a thread not running as a fiber (forced loops)
-  uint64_t &since = thread ? thread->spinSince : loopSince;
+  SimThread &thread = fiberThread(context); // kernels with spin loops always run as fibers
   if (trip == 0)
-    since = steadyNs();
-  else if (trip % 256 == 0 && steadyNs() - since > spinLimitNs())
+    thread.spinSince = hostNanoseconds();
+  else if (trip % 256 == 0 && hostNanoseconds() - thread.spinSince > spinLimitNs())
     raiseDeviceFault(FaultKind::Timeout,
                      "a spin loop waited past the limit (MUSA_SIM_SPIN_LIMIT seconds) for the "
                      "memory it polls to change: no other thread of the launch changed it; on a "
                      "GPU the kernel would hang");
-  if (thread)
-    park(*thread, ThreadState::Ready); // the others run; this thread polls again next round
-  else
-    std::this_thread::yield();
+  park(thread, ThreadState::Ready); // the others run; this thread polls again next round
 }
 
 extern "C" int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *context) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace musa::sim {
 /// One access site's light counters for the running block (see ThreadContext::siteAccum).
@@ -141,7 +142,8 @@ inline constexpr const char *PrintfFn = "__musa_sim_vprintf";
 inline constexpr const char *ThunkPrefix = "__musa_thunk_";
 /// The thread thunk of the fully instrumented variant (timing model: sampled blocks).
 inline constexpr const char *FullThunkPrefix = "__musa_thunk_full_";
-/// Declared by the headers for warpSize; lowered to a context load, never called.
+/// What the headers declared for warpSize before it became an `extern const int` variable;
+/// still lowered to a context load for device code compiled with those headers.
 inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 /// Declared by the headers; lowered to calls of the same name with the context appended.
 inline constexpr const char *WarpFn = "__musa_sim_warp";
@@ -154,6 +156,10 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// Called on each back edge of a loop that waits for another thread (MarkSpinLoopsPass):
 /// void(i64 trip, ctx); the fiber yields to the others.
 inline constexpr const char *SpinFn = "__musa_sim_spin";
+/// Builtins where a GPU thread parks until others arrive (block barriers, warp collectives).
+inline bool isParkBuiltin(std::string_view name) {
+  return name == BarrierFn || name == BarrierReduceFn || name == WarpFn;
+}
 /// cooperative_groups' grid_group::is_valid(): int(ctx), 1 in a cooperative launch.
 inline constexpr const char *GridValidFn = "__musa_sim_grid_valid";
 /// What device malloc(n) and free(p) become (the launch's DeviceHeap).

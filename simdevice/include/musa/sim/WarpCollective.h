@@ -118,8 +118,8 @@ int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting
       // after its own group of lanes at that point has gone on (a loop's last iterations).
       if (lane && lane->op == WarpConverge)
         return 0;
-      if (!lane || lane->mask != mask || (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal) ||
-          (wide && lane->op != op)) {
+      if (!lane || lane->mask != mask ||
+          (lane->op & WarpQuarterLocal) != (op & WarpQuarterLocal) || (wide && lane->op != op)) {
         missing = true;
         continue;
       }
