@@ -22,6 +22,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -30,6 +31,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <bit>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdlib>
@@ -70,7 +72,51 @@ bool memcheckOn() {
   return on;
 }
 
+/// The fully instrumented variants (sampled blocks only, a few per launch: each device
+/// function's copy, its region bodies, the thunk and region entry) are optimised for
+/// size: little unrolling or vectorisation of code that runs a few blocks. At full speed they
+/// were a third of a cold compile; the counts they report are the same either way. (Not
+/// `minsize`: it also makes code generation call libgcc for 128-bit shifts.)
+void optimizeFullVariantsForSize(Module &M) {
+  std::string fullRegions = std::string(RegionsPrefix) + FullRegionsSymbolPrefix;
+  for (Function &F : M) {
+    StringRef name = F.getName();
+    if (!F.isDeclaration() && !F.hasFnAttribute(Attribute::OptimizeNone) &&
+        (name.contains(FullVariantSuffix) || name.starts_with(sim::abi::FullThunkPrefix) ||
+         name.starts_with(fullRegions))) {
+      F.addFnAttr(Attribute::OptimizeForSize);
+
+    }
+  }
+}
+
+/// O3's loop-unrolling threshold (300) fully unrolls the vectorised thread loops of kernels
+/// whose block size is a template constant, many times over in a kernel with a barrier tree:
+/// half of all machine code and of the codegen time, for no speed measured (sim_vs_cpp's block
+/// and warp reductions run as fast at 100). Lowered once for the JIT's pipelines, unless the
+/// process set it itself.
+void limitUnrolling() {
+  auto &options = cl::getRegisteredOptions();
+  auto found = options.find("unroll-threshold");
+  if (found != options.end() && found->second->getNumOccurrences() == 0)
+    found->second->addOccurrence(1, "unroll-threshold", "100");
+}
+
+/// MUSA_SIM_JIT_STATS=1: each compile prints its phases' times to stderr.
+bool jitStatsOn() {
+  static const bool on = [] {
+    const char *v = std::getenv("MUSA_SIM_JIT_STATS");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void optimize(Module &M, TargetMachine &TM) {
+  optimizeFullVariantsForSize(M);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -176,6 +222,7 @@ void externaliseManaged(Module &M) {
 /// an error message.
 std::string compileToObject(const std::vector<std::string_view> &bitcodes, const std::string &cpu,
                             const std::string &features, bool instrument, std::string &object) {
+  auto start = std::chrono::steady_clock::now();
   LLVMContext context;
   std::unique_ptr<Module> module;
   for (std::string_view bitcode : bitcodes) {
@@ -210,7 +257,9 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   for (GlobalVariable &global : M.globals())
     if (global.isDeclaration())
       global.setDSOLocal(false);
+  double lowered = secondsSince(start);
   optimize(M, *TM);
+  double optimized = secondsSince(start);
   if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) { // debugging the lowering
     std::error_code ec;
     raw_fd_ostream file(dump, ec);
@@ -223,6 +272,12 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
     return "host target cannot emit object files";
   codegen.run(M);
   object.assign(buffer.begin(), buffer.end());
+  if (jitStatsOn())
+    std::fprintf(stderr,
+                 "musa-sim: compiled device code in %.2f s (lowering %.2f, optimisation %.2f, "
+                 "code generation %.2f; %zu bytes of machine code)\n",
+                 secondsSince(start), lowered, optimized - lowered,
+                 secondsSince(start) - optimized, object.size());
   return {};
 }
 
@@ -330,6 +385,7 @@ KernelJit &KernelJit::instance() {
 KernelJit::KernelJit() {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
+  limitUnrolling();
   hostCpu_ = sys::getHostCPUName().str();
   SubtargetFeatures features;
   for (auto &feature : sys::getHostCPUFeatures())
