@@ -2,6 +2,7 @@
 #include "musa/jit/KernelJit.h"
 
 #include "DeviceLibrary.h"
+#include "SplitKernels.h"
 #include "LoweringHash.h"
 
 #include "musa/jit/DeviceLowering.h"
@@ -36,6 +37,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <functional>
+#include <set>
 
 #include <unistd.h>
 
@@ -218,51 +221,80 @@ void externaliseManaged(Module &M) {
     annotations->eraseFromParent();
 }
 
-/// Bitcode (one image, or several relocatable ones linked together) -> host object bytes, or
-/// an error message.
-std::string compileToObject(const std::vector<std::string_view> &bitcodes, const std::string &cpu,
-                            const std::string &features, bool instrument, std::string &object) {
+/// The cut of a module's lowered code (SplitKernels.h), or why there is none.
+struct LoweredParts {
+  KernelPartitions parts;
+  std::string error;
+};
+
+/// Bitcode (one image, or several relocatable ones linked together) -> lowered for the host
+/// and cut into the common module and one module per kernel. `check` vets the functions the
+/// lowered code declares (an error naming them, or empty).
+LoweredParts lowerAndSplit(const std::vector<std::string> &bitcodes, const std::string &cpu,
+                           const std::string &features, bool instrument,
+                           const std::function<std::string(Module &)> &check) {
   auto start = std::chrono::steady_clock::now();
   LLVMContext context;
   std::unique_ptr<Module> module;
-  for (std::string_view bitcode : bitcodes) {
-    auto part = parseBitcodeFile(MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
-                                                 "device.bc"), context);
+  for (const std::string &bitcode : bitcodes) {
+    auto part = parseBitcodeFile(MemoryBufferRef(bitcode, "device.bc"), context);
     if (!part)
-      return "cannot read device bitcode: " + llvm::toString(part.takeError());
+      return {{}, "cannot read device bitcode: " + llvm::toString(part.takeError())};
     if (!module) {
       module = std::move(*part);
     } else if (Linker::linkModules(*module, std::move(*part))) {
-      return "cannot link relocatable device code (a __device__ function or variable is "
-             "defined twice?)";
+      return {{}, "cannot link relocatable device code (a __device__ function or variable is "
+                  "defined twice?)"};
     }
   }
   if (!module)
-    return "no device code";
+    return {{}, "no device code"};
   std::string error = linkDeviceLibrary(*module);
   if (!error.empty())
-    return error;
+    return {{}, error};
   externaliseManaged(*module);
   std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
   if (!TM)
-    return "no host target: " + error;
-  Module &M = *module;
-  error = lowerDeviceModule(M, TM->getTargetTriple().str(),
+    return {{}, "no host target: " + error};
+  error = lowerDeviceModule(*module, TM->getTargetTriple().str(),
                             TM->createDataLayout().getStringRepresentation(), instrument,
                             memcheckOn());
+  if (error.empty())
+    error = check(*module);
   if (!error.empty())
-    return error;
-  // A variable the module only declares (a __managed__ one, in the host's image) may lie
-  // anywhere in the address space: reached through the GOT, not a 32-bit displacement.
-  for (GlobalVariable &global : M.globals())
-    if (global.isDeclaration())
-      global.setDSOLocal(false);
-  double lowered = secondsSince(start);
+    return {{}, error};
+  LoweredParts out{splitByKernel(*module), {}};
+  if (jitStatsOn())
+    std::fprintf(stderr, "musa-sim: lowered device code in %.2f s (%zu kernels)\n",
+                 secondsSince(start), out.parts.kernels.size());
+  return out;
+}
+
+/// One module of a split (bitcode) -> host object bytes, or an error message.
+std::string compilePartition(const std::string &bitcode, const std::string &cpu,
+                             const std::string &features, std::string_view what,
+                             std::string &object) {
+  auto start = std::chrono::steady_clock::now();
+  LLVMContext context;
+  auto parsed = parseBitcodeFile(MemoryBufferRef(bitcode, "lowered.bc"), context);
+  if (!parsed)
+    return "cannot read lowered device code: " + llvm::toString(parsed.takeError());
+  Module &M = **parsed;
+  std::string error;
+  std::unique_ptr<TargetMachine> TM = hostTargetMachine(cpu, features, error);
+  if (!TM)
+    return "no host target: " + error;
+  // What another module of the split defines (or a __managed__ variable, in the host's
+  // image) may lie anywhere in the address space: reached through the GOT, not a 32-bit
+  // displacement.
+  for (GlobalValue &G : M.global_values())
+    if (G.isDeclaration() || G.hasAvailableExternallyLinkage())
+      G.setDSOLocal(false);
   optimize(M, *TM);
   double optimized = secondsSince(start);
   if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) { // debugging the lowering
     std::error_code ec;
-    raw_fd_ostream file(dump, ec);
+    raw_fd_ostream file(dump, ec, sys::fs::OF_Append);
     M.print(file, nullptr);
   }
   SmallVector<char, 0> buffer;
@@ -274,9 +306,9 @@ std::string compileToObject(const std::vector<std::string_view> &bitcodes, const
   object.assign(buffer.begin(), buffer.end());
   if (jitStatsOn())
     std::fprintf(stderr,
-                 "musa-sim: compiled device code in %.2f s (lowering %.2f, optimisation %.2f, "
-                 "code generation %.2f; %zu bytes of machine code)\n",
-                 secondsSince(start), lowered, optimized - lowered,
+                 "musa-sim: compiled %.*s in %.2f s (optimisation %.2f, code generation %.2f; "
+                 "%zu bytes of machine code)\n",
+                 int(what.size()), what.data(), secondsSince(start), optimized,
                  secondsSince(start) - optimized, object.size());
   return {};
 }
@@ -341,8 +373,18 @@ bool isBuiltin(StringRef name) {
 /// Every symbol the object leaves undefined must be a builtin or host-callable: checked here,
 /// before loading, so the error names the symbol (ORC would report it only at the first
 /// lookup, as a generic "symbols not found").
+std::string undefinedMessage(const std::string &unknown) {
+  return "device code refers to " + unknown +
+         ", defined neither in device code nor by the simulator (device code may call "
+         "__device__ functions, the device math library and the C memory functions; a "
+         "__device__ function of another file needs -rdc)";
+}
+
+/// The object's undefined symbols must be builtins, host-callable, __managed__ storage or
+/// what the module's common object defines (`common`, empty for the common object itself).
 std::string checkUndefinedSymbols(const std::string &object,
-                                  const KernelJit::ManagedStorage &managed) {
+                                  const KernelJit::ManagedStorage &managed,
+                                  const std::set<std::string, std::less<>> &common) {
   auto file = object::ObjectFile::createObjectFile(
       MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
   if (!file)
@@ -360,16 +402,45 @@ std::string checkUndefinedSymbols(const std::string &object,
     }
     if (!(*flags & object::SymbolRef::SF_Undefined) || name->empty() ||
         *name == "_GLOBAL_OFFSET_TABLE_" || isBuiltin(*name) || isHostCallable(*name) ||
-        managed.count(*name))
+        managed.count(*name) || common.count(*name))
       continue;
     unknown += (unknown.empty() ? "'" : ", '") + name->str() + "'";
   }
-  if (unknown.empty())
-    return {};
-  return "device code refers to " + unknown +
-         ", defined neither in device code nor by the simulator (device code may call "
-         "__device__ functions, the device math library and the C memory functions; a "
-         "__device__ function of another file needs -rdc)";
+  return unknown.empty() ? std::string() : undefinedMessage(unknown);
+}
+
+/// The symbols an object defines.
+std::set<std::string, std::less<>> definedSymbols(const std::string &object) {
+  std::set<std::string, std::less<>> out;
+  auto file = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
+  if (!file) {
+    consumeError(file.takeError());
+    return out;
+  }
+  for (const object::SymbolRef &symbol : (*file)->symbols()) {
+    Expected<uint32_t> flags = symbol.getFlags();
+    Expected<StringRef> name = symbol.getName();
+    if (flags && name && !(*flags & object::SymbolRef::SF_Undefined) && !name->empty())
+      out.insert(name->str());
+    if (!flags)
+      consumeError(flags.takeError());
+    if (!name)
+      consumeError(name.takeError());
+  }
+  return out;
+}
+
+/// The same test on lowered IR, before any kernel is compiled, so that a module calling what
+/// device code cannot reach fails to load (the objects' test also catches what code
+/// generation adds).
+std::string checkDeclaredFunctions(Module &M, const KernelJit::ManagedStorage &managed) {
+  std::string unknown;
+  for (Function &F : M.functions())
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() && !isBuiltin(F.getName()) &&
+        !isHostCallable(F.getName()) && !managed.count(F.getName()))
+      unknown += (unknown.empty() ? "'" : ", '") + F.getName().str() + "'";
+  return unknown.empty() ? std::string() : undefinedMessage(unknown);
 }
 
 } // namespace
@@ -442,31 +513,89 @@ JitResult KernelJit::managedVariables(std::string_view bitcode,
   return {};
 }
 
+/// A loaded module's kernels not compiled yet: each is compiled (or read from the cache) at
+/// its first lookup, normally its first launch, so a program pays for the kernels it runs.
+struct LazyKernels {
+  std::string key;                   // the module's cache key
+  std::vector<std::string> bitcodes; // lowered again if a kernel is not in the cache
+  KernelJit::ManagedStorage managed;
+  std::set<std::string, std::less<>> common; // the symbols the common object defines
+  orc::JITDylib *dylib = nullptr;
+  std::mutex mutex; // one compile of the module at a time; other modules' go on
+  bool lowered = false;
+  std::string commonBitcode;
+  std::map<std::string, std::string, std::less<>> pending; // kernel -> its module's bitcode
+  std::set<std::string, std::less<>> loaded;
+};
+
+namespace {
+const ObjectCache &objectCache() {
+  static const ObjectCache cache = ObjectCache::fromEnvironment();
+  return cache;
+}
+
+/// The cache key of one module of a split: the common one (empty `kernel`) or a kernel's.
+std::string partKey(const std::string &moduleKey, std::string_view kernel) {
+  BLAKE3 hasher;
+  hasher.update(moduleKey);
+  hasher.update(kernel.empty() ? StringRef("|common") : StringRef("|kernel|"));
+  hasher.update(StringRef(kernel.data(), kernel.size()));
+  return toHex(hasher.final<16>(), /*LowerCase=*/true);
+}
+
+bool perfMapOn() {
+  const char *map = std::getenv("MUSA_SIM_PERF_MAP");
+  return map && *map && *map != '0';
+}
+} // namespace
+
+std::string KernelJit::lower(LazyKernels &lazy) {
+  LoweredParts lowered =
+      lowerAndSplit(lazy.bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(),
+                    [&](Module &M) { return checkDeclaredFunctions(M, lazy.managed); });
+  if (!lowered.error.empty())
+    return lowered.error;
+  lazy.lowered = true;
+  lazy.commonBitcode = std::move(lowered.parts.common);
+  for (KernelPartitions::Kernel &kernel : lowered.parts.kernels)
+    if (!lazy.loaded.count(kernel.name))
+      lazy.pending[kernel.name] = std::move(kernel.bitcode);
+  return {};
+}
+
 JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, JitModule &out,
                                 const ManagedStorage &managed) {
   if (!jit_) // set once by the constructor
     return {"the kernel JIT failed to start"};
-  static const ObjectCache cache = ObjectCache::fromEnvironment();
   std::string all;
   for (std::string_view b : bitcodes)
     all += std::to_string(b.size()) + ":" + std::string(b);
-  std::string key = cacheKey(bitcodes.size() == 1 ? bitcodes.front() : std::string_view(all));
+  auto lazy = std::make_shared<LazyKernels>();
+  lazy->key = cacheKey(bitcodes.size() == 1 ? bitcodes.front() : std::string_view(all));
+  lazy->bitcodes.assign(bitcodes.begin(), bitcodes.end());
+  lazy->managed = managed;
   // Compiling takes its own LLVMContext and target machine, and the cache writes by atomic
   // rename: no lock, so launches of kernels already loaded never wait for a compile.
-  std::string object;
+  std::string key = partKey(lazy->key, {}), object;
   bool hit = false;
-  if (auto cached = cache.get(key)) {
+  if (auto cached = objectCache().get(key)) {
     object = std::move(*cached);
     hit = true;
   } else {
-    std::string error =
-        compileToObject(bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(), object);
+    // Lowered whole (and checked: a module calling what device code cannot reach fails
+    // here), then only the common part is compiled; the kernels wait for their first use.
+    if (std::string error = lower(*lazy); !error.empty())
+      return {error};
+    std::string error = compilePartition(lazy->commonBitcode, hostCpu_, hostFeatures_,
+                                         "the module's variables", object);
+    lazy->commonBitcode.clear();
     if (!error.empty())
       return {error};
-    cache.put(key, object);
+    objectCache().put(key, object);
   }
-  if (std::string error = checkUndefinedSymbols(object, managed); !error.empty())
+  if (std::string error = checkUndefinedSymbols(object, managed, {}); !error.empty())
     return {error};
+  lazy->common = definedSymbols(object);
   std::lock_guard lock(mutex_);
   ++(hit ? cacheHits_ : compiled_);
 
@@ -498,8 +627,48 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   if (Error err = jit_->addObjectFile(*dylib, std::move(buffer)))
     return {llvm::toString(std::move(err))};
   out.dylib = &*dylib;
-  if (const char *map = std::getenv("MUSA_SIM_PERF_MAP"); map && *map && *map != '0')
+  lazy->dylib = &*dylib;
+  out.lazy = std::move(lazy);
+  if (perfMapOn())
     writePerfMap(object, *dylib);
+  return {};
+}
+
+JitResult KernelJit::loadKernel(LazyKernels &lazy, std::string_view name) {
+  std::lock_guard lock(lazy.mutex);
+  if (lazy.loaded.count(name))
+    return {};
+  std::string key = partKey(lazy.key, name), object;
+  bool hit = false;
+  if (auto cached = objectCache().get(key)) {
+    object = std::move(*cached);
+    hit = true;
+  } else {
+    if (!lazy.lowered)
+      if (std::string error = lower(lazy); !error.empty())
+        return {error};
+    auto part = lazy.pending.find(name);
+    if (part == lazy.pending.end())
+      return {}; // no such kernel: the lookup says so
+    std::string error = compilePartition(part->second, hostCpu_, hostFeatures_,
+                                         "kernel " + std::string(name), object);
+    if (!error.empty())
+      return {error};
+    objectCache().put(key, object);
+  }
+  if (std::string error = checkUndefinedSymbols(object, lazy.managed, lazy.common);
+      !error.empty())
+    return {error};
+  std::lock_guard jitLock(mutex_);
+  ++(hit ? cacheHits_ : compiled_);
+  auto buffer = MemoryBuffer::getMemBufferCopy(object, "musa-kernel-" + key);
+  if (Error err = jit_->addObjectFile(*lazy.dylib, std::move(buffer)))
+    return {llvm::toString(std::move(err))};
+  if (perfMapOn())
+    writePerfMap(object, *lazy.dylib);
+  lazy.loaded.insert(std::string(name));
+  if (auto part = lazy.pending.find(name); part != lazy.pending.end())
+    lazy.pending.erase(part);
   return {};
 }
 
@@ -570,6 +739,9 @@ JitResult KernelJit::globalSize(std::string_view bitcode, std::string_view name,
 
 JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
                             sim::KernelEntry &out) {
+  if (module.lazy)
+    if (JitResult compiled = loadKernel(*module.lazy, name); !compiled.ok())
+      return compiled;
   std::lock_guard lock(mutex_);
   if (!jit_ || !module.dylib)
     return {"module not loaded"};

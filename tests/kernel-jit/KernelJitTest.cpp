@@ -171,3 +171,88 @@ TEST(KernelJit, ComplexDivisionUsesTheDeviceLibrary) {
     }
   }
 }
+
+namespace {
+// Two kernels sharing what a module's kernels share: a mutable __device__ variable (one object
+// for both), an internal constant table (copied into each kernel's part for folding), an
+// internal helper both call, and a table of function pointers (its functions defined once).
+constexpr const char *SharedStateIR = R"IR(
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@counter = internal global i32 0
+@table = internal constant [4 x i32] [i32 10, i32 20, i32 30, i32 40]
+@ops = internal constant [2 x ptr] [ptr @twice, ptr @thrice]
+
+define internal i32 @twice(i32 %x) { %r = mul i32 %x, 2
+  ret i32 %r }
+define internal i32 @thrice(i32 %x) { %r = mul i32 %x, 3
+  ret i32 %r }
+define internal i32 @lookup(i32 %i) {
+  %p = getelementptr [4 x i32], ptr @table, i32 0, i32 %i
+  %v = load i32, ptr %p
+  ret i32 %v
+}
+define void @add(i32 %i) {
+  %v = call i32 @lookup(i32 %i)
+  %old = atomicrmw add ptr @counter, i32 %v seq_cst
+  ret void
+}
+define void @read(ptr %out, i32 %which) {
+  %c = load i32, ptr @counter
+  %t = call i32 @lookup(i32 3)
+  %slot = getelementptr [2 x ptr], ptr @ops, i32 0, i32 %which
+  %f = load ptr, ptr %slot
+  %r = call i32 %f(i32 %c)
+  %sum = add i32 %r, %t
+  store i32 %sum, ptr %out
+  ret void
+}
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @add, !"kernel", i32 1}
+!1 = !{ptr @read, !"kernel", i32 1}
+)IR";
+
+void launchOne(const sim::KernelEntry &kernel, void **args) {
+  sim::GridLaunch launch;
+  launch.kernel = &kernel;
+  launch.grid = {1, 1, 1};
+  launch.block = {1, 1, 1};
+  launch.args = args;
+  sim::LaunchOutcome outcome = sim::runGrid(launch);
+  ASSERT_TRUE(outcome.ok()) << outcome.message;
+}
+} // namespace
+
+TEST(KernelJit, EachKernelCompilesAtItsFirstLookupAndSharesTheModulesVariables) {
+  static const std::string bitcode = bitcodeOf(SharedStateIR);
+  auto &jit = jit::KernelJit::instance();
+  jit::JitModule module;
+  ASSERT_TRUE(jit.load(bitcode, module).ok());
+  // Loading compiled (or read from the cache) the module's variables, no kernel.
+  unsigned objects = jit.compiledCount() + jit.cacheHitCount();
+  sim::KernelEntry add, read;
+  ASSERT_TRUE(jit.lookup(module, "add", add).ok());
+  EXPECT_EQ(jit.compiledCount() + jit.cacheHitCount(), objects + 1);
+  ASSERT_TRUE(jit.lookup(module, "add", add).ok()); // once
+  EXPECT_EQ(jit.compiledCount() + jit.cacheHitCount(), objects + 1);
+  ASSERT_TRUE(jit.lookup(module, "read", read).ok());
+  EXPECT_EQ(jit.compiledCount() + jit.cacheHitCount(), objects + 2);
+
+  void *counter = nullptr;
+  ASSERT_TRUE(jit.lookupSymbol(module, "counter", counter).ok());
+  *static_cast<int *>(counter) = 1;
+  for (int i : {0, 2}) { // 1 + 10 + 30
+    void *args[] = {&i};
+    launchOne(add, args);
+  }
+  EXPECT_EQ(*static_cast<int *>(counter), 41);
+  for (int which : {0, 1}) { // (41 * 2 or 3) + 40
+    int out = -1, *pout = &out;
+    void *args[] = {&pout, &which};
+    launchOne(read, args);
+    EXPECT_EQ(out, 41 * (2 + which) + 40);
+  }
+  sim::KernelEntry missing;
+  EXPECT_FALSE(jit.lookup(module, "absent", missing).ok());
+}

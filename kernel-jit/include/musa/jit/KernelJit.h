@@ -18,9 +18,13 @@ class JITDylib;
 
 namespace musa::jit {
 
-/// One fat binary's code, loaded into its own symbol namespace.
+struct LazyKernels;
+
+/// One fat binary's code, loaded into its own symbol namespace: its variables at once, each
+/// kernel at its first lookup.
 struct JitModule {
   llvm::orc::JITDylib *dylib = nullptr;
+  std::shared_ptr<LazyKernels> lazy; // the kernels not compiled yet
 };
 
 struct JitResult {
@@ -37,8 +41,8 @@ public:
   /// A __managed__ variable's host storage by device name: device code uses it in place of a
   /// copy of its own, so host and device share the variable as on a GPU.
   using ManagedStorage = std::map<std::string, void *, std::less<>>;
-  /// Lowers, optimises and compiles `bitcode` (or takes the object from the disk cache) and
-  /// loads it. Every __managed__ variable of the bitcode must have its storage in `managed`.
+  /// Lowers `bitcode` and loads its variables (compiled, or from the disk cache); each kernel
+  /// is optimised and compiled at its first lookup(). Every __managed__ variable of the bitcode must have its storage in `managed`.
   /// Thread-safe.
   JitResult load(std::string_view bitcode, JitModule &out, const ManagedStorage &managed = {});
   /// Links several relocatable images into one module (a kernel of one may call device
@@ -54,7 +58,8 @@ public:
   };
   JitResult managedVariables(std::string_view bitcode, std::vector<ManagedVariable> &out);
 
-  /// Looks up a kernel by its device (mangled) name in a loaded module.
+  /// Looks up a kernel by its device (mangled) name in a loaded module, compiling it (or
+  /// reading it from the disk cache) the first time.
   JitResult lookup(const JitModule &module, std::string_view name, sim::KernelEntry &out);
 
   /// The address of a __device__ / __constant__ variable (by device name) in a loaded module.
@@ -62,13 +67,18 @@ public:
 
   /// The size in bytes of the __device__ / __constant__ variable `name` of device bitcode.
   JitResult globalSize(std::string_view bitcode, std::string_view name, size_t &size);
-  /// Cache statistics of this process, for tests and the benchmark.
+  /// Cache statistics of this process (objects: a module's variables, each kernel), for tests
+  /// and the benchmark.
   unsigned compiledCount() const { return compiled_; }
   unsigned cacheHitCount() const { return cacheHits_; }
 
 private:
   KernelJit();
   std::string cacheKey(std::string_view bitcode) const;
+  /// Lowers a module's bitcode and cuts it (SplitKernels.h) into `lazy`'s pending parts.
+  std::string lower(LazyKernels &lazy);
+  /// Compiles (or reads from the cache) and loads kernel `name` of `lazy`'s module, once.
+  JitResult loadKernel(LazyKernels &lazy, std::string_view name);
   /// MUSA_SIM_PERF_MAP: names the loaded object's functions in /tmp/perf-PID.map for `perf`.
   void writePerfMap(std::string_view object, llvm::orc::JITDylib &dylib);
 
