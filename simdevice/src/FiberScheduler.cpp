@@ -44,7 +44,7 @@ std::string threadsIn(const std::vector<SimThread> &threads, ThreadState state, 
 
 /// Releases every complete warp-collective group; true if any thread became ready.
 bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &blockStarts,
-                  int warpSize, std::string &problem, bool byQuarter = false) {
+                  int warpSize, std::string &problem, WarpPass pass = WarpPass::Strict) {
   bool progress = false;
   size_t ws = size_t(warpSize);
   std::vector<WarpLane *> group;
@@ -61,7 +61,7 @@ bool resolveWarps(std::vector<SimThread> &threads, const std::vector<size_t> &bl
             return threads[j].state == ThreadState::AtWarp ? &threads[j].warp : nullptr;
           },
           [&](size_t j) { return threads[j].state == ThreadState::Exited; }, warpSize, group,
-          problem, byQuarter);
+          problem, pass);
       if (done < 0)
         return false;
       if (done == 0)
@@ -161,8 +161,10 @@ void scheduleFibers(void *arg) {
       return; // every thread finished
     if (all.ready > 0)
       continue; // threads yielded in spin loops: they wait on memory, not on the others here
+    if (resolveWarps(threads, starts, run->launch->warpSize, problem, WarpPass::Converge))
+      continue;
     if (run->launch->warpSize > 32) { // collectives among the 32-lane quarters that are there
-      if (resolveWarps(threads, starts, run->launch->warpSize, problem, true))
+      if (resolveWarps(threads, starts, run->launch->warpSize, problem, WarpPass::ByQuarter))
         continue;
       if (!problem.empty())
         return fail(*run, FaultKind::BarrierDivergence, problem);

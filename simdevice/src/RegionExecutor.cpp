@@ -311,7 +311,7 @@ void ingestParks(RegionState &s, uint32_t warpSize) {
 
 /// Completes every warp collective whose lanes have all arrived; true if any did.
 bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem,
-                  bool byQuarter = false) {
+                  WarpPass pass = WarpPass::Strict) {
   bool progress = false;
   std::vector<WarpLane *> &group = s.group;
   for (uint32_t first = 0; first < s.threads; first += warpSize) {
@@ -325,7 +325,7 @@ bool resolveWarps(RegionState &s, uint32_t warpSize, std::string &problem,
             return parked(s.resume[j]) && s.kind[j] == ParkKind::Warp ? &s.lanes[j] : nullptr;
           },
           [&](size_t j) { return s.resume[j] == abi::RegionExited; }, int(warpSize), group,
-          problem, byQuarter);
+          problem, pass);
       if (done < 0)
         return false;
       if (done == 0)
@@ -484,8 +484,10 @@ void runRegionBlock(void *arg) {
     std::string problem;
     if (s.warpParks) {
       bool progress = resolveWarps(s, warpSize, problem);
+      if (!progress && problem.empty())
+        progress = resolveWarps(s, warpSize, problem, WarpPass::Converge);
       if (!progress && problem.empty() && warpSize > 32)
-        progress = resolveWarps(s, warpSize, problem, true);
+        progress = resolveWarps(s, warpSize, problem, WarpPass::ByQuarter);
       if (!problem.empty())
         return run->fail(FaultKind::BarrierDivergence, problem);
       if (progress)

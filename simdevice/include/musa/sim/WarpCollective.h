@@ -10,10 +10,13 @@
 // Two additions serve coalesced groups (cooperative_groups::coalesced_threads()):
 //  - WarpConverge asks which lanes of the caller's 32-lane quarter run together: every round of
 //    either executor runs each ready thread until it parks or exits, so when collectives are
-//    resolved every live lane waits somewhere; the lanes waiting at the same converge site
-//    (`arg`, a per-call-site number the kernel compiler assigns) are the ones that reached that
-//    instruction together, exactly the set the hardware's active mask may report. It never
-//    waits for lanes elsewhere, so divergent branches get their own groups.
+//    resolved every live lane waits somewhere. Converge sites are resolved last (WarpPass):
+//    lanes still on their way, such as the larger group of a labeled partition taking more
+//    shuffle rounds of a reduction, get there first, as the hardware reconverges a warp after
+//    a divergent loop. Then the lanes waiting at the same converge site (`arg`, a per-call-site
+//    number the kernel compiler assigns) are the ones that reach that instruction together,
+//    the set the hardware's active mask reports. It never waits for lanes that wait elsewhere
+//    (a barrier, another site), so divergent branches get their own groups.
 //  - WarpQuarterLocal, or'ed into any other op, makes the mask name lanes of the caller's own
 //    quarter only (a coalesced group is a set of lanes of one quarter); on 32-lane warps it
 //    changes nothing.
@@ -89,12 +92,22 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize);
 /// try, when no collective of the block completes otherwise) leaves out a quarter none of whose
 /// named lanes waits at this collective (they wait at a barrier or another collective, which
 /// cannot release before this one does): the collective completes among the quarters there.
+///
+/// The executors try three passes, each only when the one before completes nothing.
+enum class WarpPass {
+  Strict,   // every collective but converge sites
+  Converge, // converge sites: no other collective can complete
+  ByQuarter // as Strict, with the quarters rule above (warps wider than 32 lanes)
+};
 template <class Waiting, class Exited>
 int completeWarpGroup(size_t first, size_t last, const WarpLane &caller, Waiting waiting,
                       Exited exited, int warpSize, std::vector<WarpLane *> &group,
-                      std::string &problem, bool byQuarter = false) {
+                      std::string &problem, WarpPass pass = WarpPass::Strict) {
   group.clear();
   const uint32_t mask = caller.mask, op = caller.op;
+  if ((op == WarpConverge) != (pass == WarpPass::Converge))
+    return 0;
+  const bool byQuarter = pass == WarpPass::ByQuarter;
   if (op & WarpQuarterLocal || op == WarpConverge) { // lanes of the caller's quarter only
     first += caller.lane / 32 * 32;
     last = std::min(last, first + 32);
