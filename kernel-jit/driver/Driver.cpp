@@ -326,6 +326,11 @@ int run(const std::vector<std::string> &args, bool verbose, bool quiet = false) 
                  "musa-sim-cc: note: C compound literals such as &(float){2.0f} (as in the "
                  "graphs guide's example 1) are not C++: name the value in a variable "
                  "(float two = 2.0f; ... &two) and pass its address instead\n");
+  if (diagnostics.find("reference to __global__ function") != std::string::npos &&
+      diagnostics.find("in __global__ function") != std::string::npos)
+    std::fprintf(stderr,
+                 "musa-sim-cc: note: a kernel launching a kernel (dynamic parallelism) is not "
+                 "simulated: launch the child grids from the host after the parent grid\n");
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
