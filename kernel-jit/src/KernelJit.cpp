@@ -31,6 +31,7 @@
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cinttypes>
@@ -39,6 +40,8 @@
 #include <cstdio>
 #include <functional>
 #include <set>
+#include <system_error>
+#include <thread>
 
 #include <unistd.h>
 
@@ -263,10 +266,11 @@ LoweredParts lowerAndSplit(const std::vector<std::string> &bitcodes, const std::
     error = check(*module);
   if (!error.empty())
     return {{}, error};
+  double lowered = secondsSince(start);
   LoweredParts out{splitByKernel(*module), {}};
   if (jitStatsOn())
-    std::fprintf(stderr, "musa-sim: lowered device code in %.2f s (%zu kernels)\n",
-                 secondsSince(start), out.parts.kernels.size());
+    std::fprintf(stderr, "musa-sim: lowered device code in %.2f s, cut into %zu kernels in %.2f s\n",
+                 lowered, out.parts.kernels.size(), secondsSince(start) - lowered);
   return out;
 }
 
@@ -293,6 +297,8 @@ std::string compilePartition(const std::string &bitcode, const std::string &cpu,
   optimize(M, *TM);
   double optimized = secondsSince(start);
   if (const char *dump = std::getenv("MUSA_SIM_DUMP_IR")) { // debugging the lowering
+    static std::mutex dumping; // a kernel compiled ahead writes beside another one
+    std::lock_guard lock(dumping);
     std::error_code ec;
     raw_fd_ostream file(dump, ec, sys::fs::OF_Append);
     M.print(file, nullptr);
@@ -525,6 +531,8 @@ struct LazyKernels {
   bool lowered = false;
   std::string commonBitcode;
   std::map<std::string, std::string, std::less<>> pending; // kernel -> its module's bitcode
+  std::vector<std::string> order;                          // the kernels as the module has them
+  std::map<std::string, std::string, std::less<>> ahead;   // compiled ahead: kernel -> object
   std::set<std::string, std::less<>> loaded;
 };
 
@@ -557,9 +565,30 @@ std::string KernelJit::lower(LazyKernels &lazy) {
     return lowered.error;
   lazy.lowered = true;
   lazy.commonBitcode = std::move(lowered.parts.common);
-  for (KernelPartitions::Kernel &kernel : lowered.parts.kernels)
+  lazy.order.clear();
+  for (KernelPartitions::Kernel &kernel : lowered.parts.kernels) {
+    lazy.order.push_back(kernel.name);
     if (!lazy.loaded.count(kernel.name))
       lazy.pending[kernel.name] = std::move(kernel.bitcode);
+  }
+  return {};
+}
+
+/// The kernel to compile beside `name` on another core: the next one the module defines
+/// that is neither compiled nor cached (programs mostly launch kernels in the order they
+/// define them); empty if there is none or only one core.
+std::string KernelJit::kernelToCompileAhead(const LazyKernels &lazy, std::string_view name) {
+  static const bool spareCore = std::thread::hardware_concurrency() > 1;
+  if (!spareCore)
+    return {};
+  auto at = std::find(lazy.order.begin(), lazy.order.end(), name);
+  for (auto next = at == lazy.order.end() ? at : at + 1; next != lazy.order.end(); ++next) {
+    if (lazy.loaded.count(*next) || lazy.ahead.count(*next) || !lazy.pending.count(*next))
+      continue;
+    if (objectCache().has(partKey(lazy.key, *next)))
+      continue;
+    return *next;
+  }
   return {};
 }
 
@@ -643,6 +672,9 @@ JitResult KernelJit::loadKernel(LazyKernels &lazy, std::string_view name) {
   if (auto cached = objectCache().get(key)) {
     object = std::move(*cached);
     hit = true;
+  } else if (auto early = lazy.ahead.find(name); early != lazy.ahead.end()) {
+    object = std::move(early->second);
+    lazy.ahead.erase(early);
   } else {
     if (!lazy.lowered)
       if (std::string error = lower(lazy); !error.empty())
@@ -650,8 +682,28 @@ JitResult KernelJit::loadKernel(LazyKernels &lazy, std::string_view name) {
     auto part = lazy.pending.find(name);
     if (part == lazy.pending.end())
       return {}; // no such kernel: the lookup says so
+    // The next kernel compiles on another core meanwhile (its own context and target
+    // machine); joined before this returns, so no compile outlives the call.
+    std::string next = kernelToCompileAhead(lazy, name), nextObject, nextError;
+    std::thread helper;
+    if (!next.empty()) {
+      try {
+        helper = std::thread([&] {
+          nextError = compilePartition(lazy.pending.find(next)->second, hostCpu_,
+                                       hostFeatures_, "kernel " + next + " (ahead)", nextObject);
+        });
+      } catch (const std::system_error &) {
+        next.clear(); // no thread: compile it when it is launched
+      }
+    }
     std::string error = compilePartition(part->second, hostCpu_, hostFeatures_,
                                          "kernel " + std::string(name), object);
+    if (helper.joinable())
+      helper.join();
+    if (!next.empty() && nextError.empty()) {
+      objectCache().put(partKey(lazy.key, next), nextObject);
+      lazy.ahead[next] = std::move(nextObject);
+    }
     if (!error.empty())
       return {error};
     objectCache().put(key, object);

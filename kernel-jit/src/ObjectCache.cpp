@@ -47,6 +47,11 @@ std::optional<std::string> ObjectCache::get(std::string_view key) const {
   return bytes.str();
 }
 
+bool ObjectCache::has(std::string_view key) const {
+  std::error_code ec;
+  return enabled() && fs::exists(pathFor(key), ec);
+}
+
 void ObjectCache::put(std::string_view key, std::string_view object) const {
   if (!enabled())
     return;

@@ -79,6 +79,7 @@ private:
   std::string lower(LazyKernels &lazy);
   /// Compiles (or reads from the cache) and loads kernel `name` of `lazy`'s module, once.
   JitResult loadKernel(LazyKernels &lazy, std::string_view name);
+  static std::string kernelToCompileAhead(const LazyKernels &lazy, std::string_view name);
   /// MUSA_SIM_PERF_MAP: names the loaded object's functions in /tmp/perf-PID.map for `perf`.
   void writePerfMap(std::string_view object, llvm::orc::JITDylib &dylib);
 

@@ -19,6 +19,8 @@ public:
   bool enabled() const { return !dir_.empty(); }
   const std::string &directory() const { return dir_; }
   std::optional<std::string> get(std::string_view key) const;
+  /// Whether an object is stored under `key` (without reading it).
+  bool has(std::string_view key) const;
   /// Best effort: a failure to store only costs a recompile next time.
   void put(std::string_view key, std::string_view object) const;
 
