@@ -90,7 +90,7 @@ void emitThreadThunk(Module &M, Function &K, const Twine &name) {
 /// for z < ntid.z: for y < ntid.y: for x < ntid.x: ctx->tid = {x,y,z}; K(args, ctx)
 void emitBlockLoop(Module &M, Function &K) {
   LLVMContext &C = M.getContext();
-  Function *L = makeEntry(M, "__musa_block_" + K.getName());
+  Function *L = makeEntry(M, BlockLoopPrefix + K.getName());
   Value *args = L->getArg(0), *ctx = L->getArg(1);
   L->addParamAttr(1, Attribute::NoAlias);
   L->addDereferenceableParamAttr(1, sizeof(sim::ThreadContext));

@@ -68,13 +68,16 @@ std::unique_ptr<TargetMachine> hostTargetMachine(const std::string &cpu,
       CodeGenOptLevel::Aggressive));
 }
 
+/// Whether environment variable `name` is set to something other than "" or "0".
+bool envFlagOn(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
+
 /// MUSA_SIM_MEMCHECK=1: kernels also check shared-memory bounds and host addresses
 /// (CheckAccesses.cpp).
 bool memcheckOn() {
-  static const bool on = [] {
-    const char *v = std::getenv("MUSA_SIM_MEMCHECK");
-    return v && *v && std::string(v) != "0";
-  }();
+  static const bool on = envFlagOn("MUSA_SIM_MEMCHECK");
   return on;
 }
 
@@ -89,10 +92,8 @@ void optimizeFullVariantsForSize(Module &M) {
     StringRef name = F.getName();
     if (!F.isDeclaration() && !F.hasFnAttribute(Attribute::OptimizeNone) &&
         (name.contains(FullVariantSuffix) || name.starts_with(sim::abi::FullThunkPrefix) ||
-         name.starts_with(fullRegions))) {
+         name.starts_with(fullRegions)))
       F.addFnAttr(Attribute::OptimizeForSize);
-
-    }
   }
 }
 
@@ -110,10 +111,7 @@ void limitUnrolling() {
 
 /// MUSA_SIM_JIT_STATS=1: each compile prints its phases' times to stderr.
 bool jitStatsOn() {
-  static const bool on = [] {
-    const char *v = std::getenv("MUSA_SIM_JIT_STATS");
-    return v && *v && std::string(v) != "0";
-  }();
+  static const bool on = envFlagOn("MUSA_SIM_JIT_STATS");
   return on;
 }
 
@@ -376,9 +374,6 @@ bool isBuiltin(StringRef name) {
   return false;
 }
 
-/// Every symbol the object leaves undefined must be a builtin or host-callable: checked here,
-/// before loading, so the error names the symbol (ORC would report it only at the first
-/// lookup, as a generic "symbols not found").
 std::string undefinedMessage(const std::string &unknown) {
   return "device code refers to " + unknown +
          ", defined neither in device code nor by the simulator (device code may call "
@@ -386,16 +381,14 @@ std::string undefinedMessage(const std::string &unknown) {
          "__device__ function of another file needs -rdc)";
 }
 
-/// The object's undefined symbols must be builtins, host-callable, __managed__ storage or
-/// what the module's common object defines (`common`, empty for the common object itself).
-std::string checkUndefinedSymbols(const std::string &object,
-                                  const KernelJit::ManagedStorage &managed,
-                                  const std::set<std::string, std::less<>> &common) {
+/// Calls `visit(name, undefined)` for each named symbol of an object; an error if the object
+/// or its symbol table cannot be read.
+std::string forEachSymbol(const std::string &object,
+                          const std::function<void(StringRef, bool)> &visit) {
   auto file = object::ObjectFile::createObjectFile(
       MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
   if (!file)
     return "cannot read the compiled device code: " + llvm::toString(file.takeError());
-  std::string unknown;
   for (const object::SymbolRef &symbol : (*file)->symbols()) {
     Expected<uint32_t> flags = symbol.getFlags();
     Expected<StringRef> name = symbol.getName();
@@ -406,34 +399,37 @@ std::string checkUndefinedSymbols(const std::string &object,
         consumeError(name.takeError());
       return "cannot read the compiled device code's symbol table";
     }
-    if (!(*flags & object::SymbolRef::SF_Undefined) || name->empty() ||
-        *name == "_GLOBAL_OFFSET_TABLE_" || isBuiltin(*name) || isHostCallable(*name) ||
-        managed.count(*name) || common.count(*name))
-      continue;
-    unknown += (unknown.empty() ? "'" : ", '") + name->str() + "'";
+    if (!name->empty())
+      visit(*name, *flags & object::SymbolRef::SF_Undefined);
   }
+  return {};
+}
+
+/// Every symbol the object leaves undefined must be a builtin, host-callable, __managed__
+/// storage or what the module's common object defines (`common`, empty for the common object
+/// itself): checked here, before loading, so the error names the symbol (ORC would report it
+/// only at the first lookup, as a generic "symbols not found").
+std::string checkUndefinedSymbols(const std::string &object,
+                                  const KernelJit::ManagedStorage &managed,
+                                  const std::set<std::string, std::less<>> &common) {
+  std::string unknown;
+  std::string error = forEachSymbol(object, [&](StringRef name, bool undefined) {
+    if (undefined && name != "_GLOBAL_OFFSET_TABLE_" && !isBuiltin(name) &&
+        !isHostCallable(name) && !managed.count(name) && !common.count(name))
+      unknown += (unknown.empty() ? "'" : ", '") + name.str() + "'";
+  });
+  if (!error.empty())
+    return error;
   return unknown.empty() ? std::string() : undefinedMessage(unknown);
 }
 
-/// The symbols an object defines.
+/// The symbols an object defines (empty if it cannot be read: its check says so).
 std::set<std::string, std::less<>> definedSymbols(const std::string &object) {
   std::set<std::string, std::less<>> out;
-  auto file = object::ObjectFile::createObjectFile(
-      MemoryBufferRef(StringRef(object.data(), object.size()), "musa-kernels"));
-  if (!file) {
-    consumeError(file.takeError());
-    return out;
-  }
-  for (const object::SymbolRef &symbol : (*file)->symbols()) {
-    Expected<uint32_t> flags = symbol.getFlags();
-    Expected<StringRef> name = symbol.getName();
-    if (flags && name && !(*flags & object::SymbolRef::SF_Undefined) && !name->empty())
-      out.insert(name->str());
-    if (!flags)
-      consumeError(flags.takeError());
-    if (!name)
-      consumeError(name.takeError());
-  }
+  (void)forEachSymbol(object, [&](StringRef name, bool undefined) {
+    if (!undefined)
+      out.insert(name.str());
+  });
   return out;
 }
 
@@ -529,7 +525,6 @@ struct LazyKernels {
   orc::JITDylib *dylib = nullptr;
   std::mutex mutex; // one compile of the module at a time; other modules' go on
   bool lowered = false;
-  std::string commonBitcode;
   std::map<std::string, std::string, std::less<>> pending; // kernel -> its module's bitcode
   std::vector<std::string> order;                          // the kernels as the module has them
   std::map<std::string, std::string, std::less<>> ahead;   // compiled ahead: kernel -> object
@@ -555,29 +550,11 @@ bool perfMapOn() {
   const char *map = std::getenv("MUSA_SIM_PERF_MAP");
   return map && *map && *map != '0';
 }
-} // namespace
-
-std::string KernelJit::lower(LazyKernels &lazy) {
-  LoweredParts lowered =
-      lowerAndSplit(lazy.bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(),
-                    [&](Module &M) { return checkDeclaredFunctions(M, lazy.managed); });
-  if (!lowered.error.empty())
-    return lowered.error;
-  lazy.lowered = true;
-  lazy.commonBitcode = std::move(lowered.parts.common);
-  lazy.order.clear();
-  for (KernelPartitions::Kernel &kernel : lowered.parts.kernels) {
-    lazy.order.push_back(kernel.name);
-    if (!lazy.loaded.count(kernel.name))
-      lazy.pending[kernel.name] = std::move(kernel.bitcode);
-  }
-  return {};
-}
 
 /// The kernel to compile beside `name` on another core: the next one the module defines
 /// that is neither compiled nor cached (programs mostly launch kernels in the order they
 /// define them); empty if there is none or only one core.
-std::string KernelJit::kernelToCompileAhead(const LazyKernels &lazy, std::string_view name) {
+std::string kernelToCompileAhead(const LazyKernels &lazy, std::string_view name) {
   static const bool spareCore = std::thread::hardware_concurrency() > 1;
   if (!spareCore)
     return {};
@@ -588,6 +565,25 @@ std::string KernelJit::kernelToCompileAhead(const LazyKernels &lazy, std::string
     if (objectCache().has(partKey(lazy.key, *next)))
       continue;
     return *next;
+  }
+  return {};
+}
+} // namespace
+
+std::string KernelJit::lower(LazyKernels &lazy, std::string *common) {
+  LoweredParts lowered =
+      lowerAndSplit(lazy.bitcodes, hostCpu_, hostFeatures_, sim::timingModelOn(),
+                    [&](Module &M) { return checkDeclaredFunctions(M, lazy.managed); });
+  if (!lowered.error.empty())
+    return lowered.error;
+  lazy.lowered = true;
+  if (common)
+    *common = std::move(lowered.parts.common);
+  lazy.order.clear();
+  for (KernelPartitions::Kernel &kernel : lowered.parts.kernels) {
+    lazy.order.push_back(kernel.name);
+    if (!lazy.loaded.count(kernel.name))
+      lazy.pending[kernel.name] = std::move(kernel.bitcode);
   }
   return {};
 }
@@ -613,11 +609,11 @@ JitResult KernelJit::loadLinked(const std::vector<std::string_view> &bitcodes, J
   } else {
     // Lowered whole (and checked: a module calling what device code cannot reach fails
     // here), then only the common part is compiled; the kernels wait for their first use.
-    if (std::string error = lower(*lazy); !error.empty())
+    std::string common;
+    if (std::string error = lower(*lazy, &common); !error.empty())
       return {error};
-    std::string error = compilePartition(lazy->commonBitcode, hostCpu_, hostFeatures_,
-                                         "the module's variables", object);
-    lazy->commonBitcode.clear();
+    std::string error =
+        compilePartition(common, hostCpu_, hostFeatures_, "the module's variables", object);
     if (!error.empty())
       return {error};
     objectCache().put(key, object);
@@ -669,12 +665,12 @@ JitResult KernelJit::loadKernel(LazyKernels &lazy, std::string_view name) {
     return {};
   std::string key = partKey(lazy.key, name), object;
   bool hit = false;
-  if (auto cached = objectCache().get(key)) {
-    object = std::move(*cached);
-    hit = true;
-  } else if (auto early = lazy.ahead.find(name); early != lazy.ahead.end()) {
+  if (auto early = lazy.ahead.find(name); early != lazy.ahead.end()) {
     object = std::move(early->second);
     lazy.ahead.erase(early);
+  } else if (auto cached = objectCache().get(key)) {
+    object = std::move(*cached);
+    hit = true;
   } else {
     if (!lazy.lowered)
       if (std::string error = lower(lazy); !error.empty())
@@ -802,7 +798,7 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   if (!thread)
     return {"kernel '" + kernel + "' not found in device code: " +
             llvm::toString(thread.takeError())};
-  auto block = jit_->lookup(*module.dylib, "__musa_block_" + kernel);
+  auto block = jit_->lookup(*module.dylib, BlockLoopPrefix + kernel);
   auto facts = jit_->lookup(*module.dylib, FactsPrefix + kernel);
   if (!block || !facts) {
     if (!block)

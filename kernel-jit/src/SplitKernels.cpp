@@ -34,7 +34,7 @@ std::vector<std::string> rootNames(StringRef K) {
   std::string full = FullRegionsSymbolPrefix;
   return {sim::abi::ThunkPrefix + K.str(),
           sim::abi::FullThunkPrefix + K.str(),
-          "__musa_block_" + K.str(),
+          BlockLoopPrefix + K.str(),
           FactsPrefix + K.str(),
           RegionsPrefix + K.str(),
           RegionFactsPrefix + K.str(),

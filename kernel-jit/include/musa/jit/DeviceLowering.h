@@ -50,6 +50,8 @@ inline constexpr const char *KernelListMD = "musa.kernels";
 inline constexpr const char *SincosMetadata = "musa.sincos";
 /// A kernel's __launch_bounds__ maximum block size (from nvvm.annotations' maxntidx).
 inline constexpr const char *MaxThreadsMD = "musa.max_threads";
+/// Prefix of a kernel's whole-block loop entry (EmitKernelThunksPass).
+inline constexpr const char *BlockLoopPrefix = "__musa_block_";
 /// Prefix of the per-kernel facts global (a KernelFacts record).
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 /// The per-kernel facts record as KernelJit reads it from the object: EmitKernelThunksPass

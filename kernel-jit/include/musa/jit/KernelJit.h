@@ -42,8 +42,8 @@ public:
   /// copy of its own, so host and device share the variable as on a GPU.
   using ManagedStorage = std::map<std::string, void *, std::less<>>;
   /// Lowers `bitcode` and loads its variables (compiled, or from the disk cache); each kernel
-  /// is optimised and compiled at its first lookup(). Every __managed__ variable of the bitcode must have its storage in `managed`.
-  /// Thread-safe.
+  /// is optimised and compiled at its first lookup(). Every __managed__ variable of the
+  /// bitcode must have its storage in `managed`. Thread-safe.
   JitResult load(std::string_view bitcode, JitModule &out, const ManagedStorage &managed = {});
   /// Links several relocatable images into one module (a kernel of one may call device
   /// functions of another), then compiles and loads it like load().
@@ -75,11 +75,11 @@ public:
 private:
   KernelJit();
   std::string cacheKey(std::string_view bitcode) const;
-  /// Lowers a module's bitcode and cuts it (SplitKernels.h) into `lazy`'s pending parts.
-  std::string lower(LazyKernels &lazy);
+  /// Lowers a module's bitcode and cuts it (SplitKernels.h) into `lazy`'s pending kernels;
+  /// the common part goes to `common` if asked for.
+  std::string lower(LazyKernels &lazy, std::string *common = nullptr);
   /// Compiles (or reads from the cache) and loads kernel `name` of `lazy`'s module, once.
   JitResult loadKernel(LazyKernels &lazy, std::string_view name);
-  static std::string kernelToCompileAhead(const LazyKernels &lazy, std::string_view name);
   /// MUSA_SIM_PERF_MAP: names the loaded object's functions in /tmp/perf-PID.map for `perf`.
   void writePerfMap(std::string_view object, llvm::orc::JITDylib &dylib);
 
