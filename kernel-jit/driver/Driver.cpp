@@ -4,7 +4,9 @@
 // Accepted spellings (mcc/nvcc users type these): .mu and .cu sources; `-x musa`/`-x cuda`
 // make following sources MUSA; `--offload-arch=mp_NN`, `--cuda-gpu-arch=mp_NN`, `-mtgpu`
 // choose the architecture (recorded in the fat binary; the runtime may pick its default
-// device profile from it); `-lmusart` is accepted (we always link it); `-rdc`, `-fgpu-rdc`
+// device profile from it); `-lmusart` and the device runtime's `-lmusadevrt`/`-lcudadevrt`
+// are accepted (libmusart has both); kernels may launch kernels (dynamic parallelism, with or
+// without -rdc: DeviceLaunches.h rewrites the launches for clang 19); `-rdc`, `-fgpu-rdc`
 // and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
 // such images of a program into one module, so a kernel may call a __device__ function
 // defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings work too: `-arch=`/
@@ -25,6 +27,8 @@
 // (MUSA_SIM_HW_TARGET=musa). Anything
 // else goes to clang unchanged, so clang reports unknown options and compile errors itself.
 #include "musa/jit/FatBinary.h"
+
+#include "DeviceLaunches.h"
 
 // DeviceLibraryBitcode: kernel-jit/devicelib compiled for NVPTX (kernel-jit/CMakeLists.txt).
 #include "DeviceLibraryBitcode.inc"
@@ -206,7 +210,8 @@ bool parse(int argc, char **argv, Options &o, int &status) {
     } else if (a == "-dc" || a == "--device-c") {
       o.relocatable = true; // nvcc's -dc: -rdc=true -c
       o.compileOnly = true;
-    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" ||
+    } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" || a == "-lmusadevrt" ||
+               a == "-lcudadevrt" ||
                a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false" ||
                isIgnoredFlag(a)) {
       // accepted for compatibility; see the file comment
@@ -278,7 +283,25 @@ bool parse(int argc, char **argv, Options &o, int &status) {
   return true;
 }
 
-int run(const std::vector<std::string> &args, bool verbose, bool quiet = false) {
+/// Hints for clang errors that programs written for nvcc and mcc commonly meet.
+void explain(const std::string &diagnostics) {
+  if (diagnostics.find("cannot take the address of an rvalue") != std::string::npos ||
+      diagnostics.find("taking the address of a temporary object") != std::string::npos)
+    std::fprintf(stderr,
+                 "musa-sim-cc: note: C compound literals such as &(float){2.0f} (as in the "
+                 "graphs guide's example 1) are not C++: name the value in a variable "
+                 "(float two = 2.0f; ... &two) and pass its address instead\n");
+  if (diagnostics.find("reference to __global__ function") != std::string::npos)
+    std::fprintf(stderr,
+                 "musa-sim-cc: note: a kernel launches a kernel (dynamic parallelism) in a way "
+                 "the driver cannot rewrite for clang 19: write the launch as "
+                 "kernel<<<grid, block, shared, stream>>>(args) or kernel<Args><<<...>>>(args) "
+                 "outside any macro\n");
+}
+
+/// Runs a tool; its diagnostics go to stderr unless `quiet`, and into `captured` if given.
+int run(const std::vector<std::string> &args, bool verbose, bool quiet = false,
+        std::string *captured = nullptr) {
   if (verbose) {
     for (const std::string &a : args)
       std::fprintf(stderr, "%s ", a.c_str());
@@ -320,17 +343,10 @@ int run(const std::vector<std::string> &args, bool verbose, bool quiet = false) 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
   }
-  if (diagnostics.find("cannot take the address of an rvalue") != std::string::npos ||
-      diagnostics.find("taking the address of a temporary object") != std::string::npos)
-    std::fprintf(stderr,
-                 "musa-sim-cc: note: C compound literals such as &(float){2.0f} (as in the "
-                 "graphs guide's example 1) are not C++: name the value in a variable "
-                 "(float two = 2.0f; ... &two) and pass its address instead\n");
-  if (diagnostics.find("reference to __global__ function") != std::string::npos &&
-      diagnostics.find("in __global__ function") != std::string::npos)
-    std::fprintf(stderr,
-                 "musa-sim-cc: note: a kernel launching a kernel (dynamic parallelism) is not "
-                 "simulated: launch the child grids from the host after the parent grid\n");
+  if (captured)
+    *captured = diagnostics;
+  if (!quiet)
+    explain(diagnostics);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -352,8 +368,11 @@ bool readFile(const std::string &path, std::string &bytes) {
 }
 
 /// The device pass of `src`: bitcode at `stem`.bc, wrapped as our fat binary in `image`.
+/// `overlay` (if given) receives the VFS overlay of rewritten device-side launches (empty if
+/// none), which the host pass of the same source needs too.
 int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
-                       const std::string &stem, const std::string &image) {
+                       const std::string &stem, const std::string &image,
+                       std::string *overlay = nullptr) {
   std::vector<std::string> device = commonCuda(p, o);
   // As nvcc and mcc do, device code is optimised at -O3 whatever -O the host code gets: the
   // user's -O level changes neither what kernels compute nor what the timing model counts.
@@ -361,8 +380,24 @@ int compileDeviceImage(const Paths &p, const Options &o, const std::string &src,
   device.insert(device.end(), {"-O3", "--cuda-device-only", "-D__MUSA_ARCH__=" +
                                std::to_string(o.arch * 10), "-emit-llvm", "-c", src, "-o",
                                stem + ".bc"});
-  if (int rc = run(device, o.verbose))
-    return rc;
+  std::string diagnostics;
+  if (int rc = run(device, o.verbose, /*quiet=*/true, &diagnostics)) {
+    // Kernels launching kernels: rewritten for clang 19 (DeviceLaunches.h), then again.
+    std::string rewritten = musa::driver::rewriteDeviceLaunches(diagnostics, stem);
+    if (rewritten.empty()) {
+      if (!o.verbose)
+        std::fputs(diagnostics.c_str(), stderr);
+      explain(diagnostics);
+      return rc;
+    }
+    if (overlay)
+      *overlay = rewritten;
+    device.insert(device.begin() + 1, {"-ivfsoverlay", rewritten});
+    if (int again = run(device, o.verbose))
+      return again;
+  } else if (!o.verbose) {
+    std::fputs(diagnostics.c_str(), stderr); // warnings
+  }
   std::string bitcode;
   if (!readFile(stem + ".bc", bitcode))
     return usage("cannot read device bitcode");
@@ -437,9 +472,12 @@ int compileMusa(const Paths &p, const Options &o, const std::string &src, const 
     return run(deps, o.verbose);
   }
   std::string stem = (tmp / ("dev" + std::to_string(index))).string();
-  if (int rc = compileDeviceImage(p, o, src, stem, stem + ".fatbin"))
+  std::string overlay;
+  if (int rc = compileDeviceImage(p, o, src, stem, stem + ".fatbin", &overlay))
     return rc;
   std::vector<std::string> host = commonCuda(p, o);
+  if (!overlay.empty())
+    host.insert(host.begin() + 1, {"-ivfsoverlay", overlay});
   host.insert(host.end(), o.hostFlags.begin(), o.hostFlags.end());
   host.insert(host.end(), {"--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang",
                            stem + ".fatbin", "-c", src, "-o", obj});

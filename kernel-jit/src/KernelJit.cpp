@@ -356,6 +356,8 @@ const Builtin Builtins[] = {
     {sim::abi::GridValidFn, reinterpret_cast<void *>(&__musa_sim_grid_valid)},
     {sim::abi::MallocFn, reinterpret_cast<void *>(&__musa_sim_malloc)},
     {sim::abi::FreeFn, reinterpret_cast<void *>(&__musa_sim_free)},
+    {sim::abi::LaunchDeviceFn, reinterpret_cast<void *>(&__musa_sim_launch_device)},
+    {sim::abi::DeviceLastErrorFn, reinterpret_cast<void *>(&__musa_sim_device_last_error)},
     {sim::abi::Clock64Fn, reinterpret_cast<void *>(&__musa_sim_clock64)},
     {sim::abi::GlobalTimerFn, reinterpret_cast<void *>(&__musa_sim_globaltimer)},
     {sim::abi::SmIdFn, reinterpret_cast<void *>(&__musa_sim_smid)},

@@ -15,6 +15,9 @@
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
 //   malloc(n), free(p) (the headers name them __musa_device_malloc/free)
 //                                   -> call __musa_sim_malloc(n, ctx), __musa_sim_free(p, ctx)
+//   __musa_device_launch(kernel, ...), __musa_device_last_error(reset) (device-side launches)
+//                                   -> call __musa_sim_launch_device(name, ..., ctx) (the
+//                                      kernel's address becomes its name), _last_error(r, ctx)
 //   llvm.trap                       -> call __musa_sim_trap(ctx)
 //   llvm.nvvm.read.ptx.sreg.clock, clock64, globaltimer
 //                                   -> call __musa_sim_clock64/globaltimer(ctx)
@@ -309,6 +312,19 @@ bool lowerCall(CallInst &call, Value *ctx) {
   if (name == "__musa_device_malloc" || name == "__musa_device_free") { // the device heap
     callWithContext(b, call,
                     name == "__musa_device_malloc" ? sim::abi::MallocFn : sim::abi::FreeFn, ctx);
+    return true;
+  }
+  if (name == "__musa_device_launch") { // dynamic parallelism (musa_device_runtime_api.h)
+    // The runtime finds the child by its device name: the kernel's address becomes its name
+    // (null when the launched function is not a kernel known here).
+    auto *kernel = dyn_cast<Function>(call.getArgOperand(0)->stripPointerCasts());
+    call.setArgOperand(0, kernel ? cast<Value>(b.CreateGlobalStringPtr(kernel->getName()))
+                                 : ConstantPointerNull::get(b.getPtrTy()));
+    callWithContext(b, call, sim::abi::LaunchDeviceFn, ctx);
+    return true;
+  }
+  if (name == "__musa_device_last_error") {
+    callWithContext(b, call, sim::abi::DeviceLastErrorFn, ctx);
     return true;
   }
   if (name == "llvm.trap") {

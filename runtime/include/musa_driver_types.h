@@ -26,6 +26,10 @@ typedef struct MUevent_st *musaEvent_t;
  *  legacy behaviour explicitly. */
 #define musaStreamLegacy ((musaStream_t)0x1)
 #define musaStreamPerThread ((musaStream_t)-1)
+/** Device-side launches only (musa_device_runtime_api.h), as CUDA's: a tail launch runs after
+ *  the launching grid and all its other children; fire-and-forget has no ordering. */
+#define musaStreamTailLaunch ((musaStream_t)0x3)
+#define musaStreamFireAndForget ((musaStream_t)0x4)
 
 #define musaStreamDefault 0x00
 #define musaStreamNonBlocking 0x01

@@ -37,6 +37,7 @@
 #include "musa_builtin_vars.h"
 #include "musa_device_functions.h"
 #include "musa_texture_functions.h"
+#include "musa_device_runtime_api.h"
 
 #if defined(__CUDA__)
 /* Device side of assert(): glibc's macro calls __assert_fail, which on the device becomes the

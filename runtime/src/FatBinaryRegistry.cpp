@@ -176,7 +176,11 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
   Image &image = *fn->second.image;
   if (!ensureLoaded(image).empty())
     return musaErrorInvalidKernel;
-  const std::string &name = fn->second.deviceName;
+  return kernelOf(image, fn->second.deviceName, out);
+}
+
+musaError_t FatBinaryRegistry::kernelOf(Image &image, const std::string &name,
+                                        const sim::KernelEntry *&out) {
   auto it = image.kernels.find(name);
   if (it == image.kernels.end()) {
     auto entry = std::make_unique<sim::KernelEntry>();
@@ -189,6 +193,26 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
   }
   out = it->second.get();
   return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::findSiblingKernel(const sim::KernelEntry &sibling,
+                                                 const std::string &name,
+                                                 const sim::KernelEntry *&out,
+                                                 const void *&hostStub) {
+  std::lock_guard lock(mutex_);
+  for (auto &image : images_) {
+    auto own = image->kernels.find(sibling.name);
+    if (own == image->kernels.end() || own->second.get() != &sibling)
+      continue;
+    if (musaError_t e = kernelOf(*image, name, out))
+      return e;
+    hostStub = nullptr;
+    for (const auto &[stub, fn] : functions_)
+      if (fn.image == image.get() && fn.deviceName == name)
+        hostStub = stub;
+    return musaSuccess;
+  }
+  return musaErrorInvalidDeviceFunction;
 }
 
 musaError_t FatBinaryRegistry::hardwareKernel(const void *hostStub, HardwareCode &out) const {

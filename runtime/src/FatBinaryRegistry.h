@@ -40,6 +40,11 @@ public:
   /// The runnable kernel for a host stub. Errors: musaErrorInvalidDeviceFunction (unknown
   /// stub), musaErrorInvalidKernel (device code failed to compile; message printed once).
   musaError_t findKernel(const void *hostStub, const sim::KernelEntry *&out);
+  /// Kernel `name` of the image `sibling` belongs to (a device-side launch names its child
+  /// so), compiling it if needed, and its host stub (null if the host registered none).
+  /// Error: musaErrorInvalidDeviceFunction (no such kernel, or it does not compile).
+  musaError_t findSiblingKernel(const sim::KernelEntry &sibling, const std::string &name,
+                                const sim::KernelEntry *&out, const void *&hostStub);
 
   /// Driver API modules. loadModule copies a device image (our fat binary, as
   /// `musa-sim-cc --cuda-device-only` writes it; `size` bounds reads when known) and compiles
@@ -109,6 +114,8 @@ private:
   void registerVariables(const Image &image);
   /// Compiles an image on first use; returns its load error (empty when loaded).
   const std::string &ensureLoaded(Image &image);
+  /// Kernel `name` of a loaded `image` (mutex_ held), compiled at its first lookup.
+  musaError_t kernelOf(Image &image, const std::string &name, const sim::KernelEntry *&out);
   /// The live driver-API module `handle` names, or null.
   Image *liveModule(void **handle);
   /// liveModule for a lookup of `name` (mutex_ held): musaErrorInvalidValue for a null name,

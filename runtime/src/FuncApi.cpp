@@ -83,7 +83,7 @@ namespace musa::rt {
 
 size_t dynamicSharedLimit(const void *func, const sim::KernelEntry &kernel,
                           const sim::DeviceProfile &profile) {
-  int set = FuncTable::get().settings(func).maxDynamicShared;
+  int set = func ? FuncTable::get().settings(func).maxDynamicShared : -1;
   return set >= 0 ? size_t(set) : defaultDynamicShared(kernel, profile);
 }
 

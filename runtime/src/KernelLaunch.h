@@ -4,6 +4,7 @@
 
 #include "musa_runtime_api.h"
 
+#include "musa/sim/ChildGrids.h"
 #include "musa/sim/GridLauncher.h"
 
 #include <cstddef>
@@ -34,12 +35,22 @@ struct PreparedLaunch {
   /// `graphNode`: a kernel node of an executable graph (its launch overhead is
   /// graph_kernel_node_us).
   void run(bool graphNode = false) const;
+  /// Dynamic parallelism: 0 for a grid the host launched, the parent's depth + 1 for a grid a
+  /// kernel launched (run after its parent, musa/sim/ChildGrids.h).
+  uint32_t depth = 0;
   /// Graph kernel nodes: the node's own priority (musaLaunchAttributePriority), used when the
   /// graph was instantiated with UseNodePriority; otherwise the launching stream's applies.
   int nodePriority = 0;
   /// Graph kernel nodes: musaKernelNodeAttributeAccessPolicyWindow, kept and read back (the
   /// simulated L2 has no persisting part).
   musaAccessPolicyWindow accessPolicyWindow{};
+
+private:
+  /// The timing model's estimate of the finished grid, charged to the device's clock.
+  void chargeKernel(const sim::GridLaunch &launch, sim::KernelCounters &counters,
+                    bool graphNode) const;
+  /// A grid this one launched from device code, with its own children.
+  void runChild(sim::ChildGrids::Child &child) const;
 };
 
 /// How graph kernel nodes choose their priority during one graph launch (set by the stream
@@ -52,13 +63,19 @@ void setGraphLaunchPriority(GraphLaunchPriority p);
 GraphLaunchPriority graphLaunchPriority();
 
 /// The dynamic shared memory a launch of `func` may ask for (FuncApi.cpp): the kernel's
-/// musaFuncAttributeMaxDynamicSharedMemorySize, or by default what fits beside its static
-/// shared memory in the device's sharedMemPerBlock.
+/// musaFuncAttributeMaxDynamicSharedMemorySize, or by default (and for a null `func`: a
+/// kernel without host stub) what fits beside its static shared memory in the device's
+/// sharedMemPerBlock.
 size_t dynamicSharedLimit(const void *func, const sim::KernelEntry &kernel,
                           const sim::DeviceProfile &profile);
 
 /// Validates func, configuration and arguments against `device` and copies the arguments.
 musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
                           Device &device, int priority, bool cooperative, PreparedLaunch &out);
+/// The same for a kernel already found; `func`, its host stub, may be null (a kernel only
+/// device code launches).
+musaError_t prepareKernelLaunch(const sim::KernelEntry &kernel, const void *func, dim3 grid,
+                                dim3 block, void **args, size_t sharedMem, Device &device,
+                                int priority, bool cooperative, PreparedLaunch &out);
 
 } // namespace musa::rt

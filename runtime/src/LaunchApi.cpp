@@ -7,6 +7,7 @@
 #include "GraphWork.h"
 #include "KernelLaunch.h"
 
+#include "musa/sim/ChildGrids.h"
 #include "musa/sim/GridLauncher.h"
 #include "musa/sim/Occupancy.h"
 
@@ -113,6 +114,14 @@ musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, 
   const sim::KernelEntry *kernel = nullptr;
   if (musaError_t e = FatBinaryRegistry::get().findKernel(func, kernel))
     return e;
+  return prepareKernelLaunch(*kernel, func, grid, block, args, sharedMem, device, priority,
+                             cooperative, out);
+}
+
+musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func, dim3 grid,
+                                dim3 block, void **args, size_t sharedMem, Device &device,
+                                int priority, bool cooperative, PreparedLaunch &out) {
+  const sim::KernelEntry *kernel = &entry;
   sim::GridLaunch config;
   config.kernel = kernel;
   config.grid = {grid.x, grid.y, grid.z};
@@ -194,6 +203,13 @@ void PreparedLaunch::run(bool graphNode) const {
     launch.startCycle = uint64_t(timeline->readyNs.load() * profile.clockRateKHz / 1e6);
     launch.cyclesPerInstruction = uint32_t(std::max(1.0, profile.dependentIssueCycles));
   }
+  size_t pendingLimit;
+  {
+    std::lock_guard lock(device->limitsMutex);
+    pendingLimit = device->limits.pendingLaunchCount;
+  }
+  sim::ChildGrids children(profile, depth, pendingLimit);
+  launch.children = &children;
   sim::LaunchOutcome outcome = sim::runGrid(launch);
   if (!outcome.ok()) {
     // A failed assert has printed the one line hardware prints (DeviceBuiltins.cpp); programs
@@ -203,15 +219,48 @@ void PreparedLaunch::run(bool graphNode) const {
     device->setStickyError(errorFor(outcome.fault));
     return;
   }
-  if (!counters)
+  if (counters)
+    chargeKernel(launch, *counters, graphNode);
+  // The grid's launch completes once its children have (musa/sim/ChildGrids.h).
+  for (sim::ChildGrids::Child &child : children.take())
+    runChild(child);
+}
+
+void PreparedLaunch::runChild(sim::ChildGrids::Child &child) const {
+  const sim::KernelEntry *kernel = nullptr;
+  const void *stub = nullptr;
+  musaError_t e = FatBinaryRegistry::get().findSiblingKernel(*config.kernel, child.kernel,
+                                                             kernel, stub);
+  if (!e && kernel->paramSizes != child.sizes)
+    e = musaErrorInvalidValue; // not the kernel the launching code was compiled against
+  PreparedLaunch next;
+  if (!e)
+    e = prepareKernelLaunch(*kernel, stub, dim3(child.grid.x, child.grid.y, child.grid.z),
+                            dim3(child.block.x, child.block.y, child.block.z),
+                            child.args.data(), child.sharedBytes, *device, config.priority,
+                            false, next);
+  if (e) {
+    // The hardware returns these to the launching thread; here the child is known to be
+    // impossible only now, after its parent has finished: it does not run.
+    std::fprintf(stderr, "musa-sim: device-side launch of '%s' by '%s' did not run: %s\n",
+                 sim::demangle(child.kernel).c_str(), sim::demangle(config.kernel->name).c_str(),
+                 musaGetErrorString(e));
     return;
-  counters->settled();
-  counters->finishSampling();
+  }
+  next.depth = depth + 1;
+  next.run();
+}
+
+void PreparedLaunch::chargeKernel(const sim::GridLaunch &launch, sim::KernelCounters &counters,
+                                  bool graphNode) const {
+  const sim::DeviceProfile &profile = device->profile();
+  counters.settled();
+  counters.finishSampling();
   sim::ReportRow row;
-  auto [lo, hi] = counters->footprintRange();
+  auto [lo, hi] = counters.footprintRange();
   const double capacity = device->l2Capacity();
   row.estimate =
-      sim::estimateKernel(profile, launch, *counters, device->l2.warmBytes(lo, hi, capacity));
+      sim::estimateKernel(profile, launch, counters, device->l2.warmBytes(lo, hi, capacity));
   device->l2.record(lo, hi, row.estimate.footprintBytes, capacity);
   // The host's share of an isolated launch's overhead (its first call after a wait) passed on
   // the host before the kernel was submitted (Device::hostLaunchCall): the compute engine is
@@ -241,7 +290,7 @@ void PreparedLaunch::run(bool graphNode) const {
     row.block = launch.block;
     row.exec = sim::execModeName(launch.cooperative ? sim::ExecMode::Fibers
                                                     : sim::execModeFor(*launch.kernel));
-    row.samplesReused = counters->reusesSamples();
+    row.samplesReused = counters.reusesSamples();
     reportId = sim::reportOperation(std::move(row));
   }
   if (backend::mode() == backend::Mode::Diff)

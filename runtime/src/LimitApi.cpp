@@ -1,6 +1,6 @@
 // musaDeviceSetLimit / musaDeviceGetLimit: the current device's stack, printf FIFO and heap
-// sizes, the persisting L2 set-aside (and CUDA's other limits, with CUDA's answers where the
-// simulator has no such thing); musaCtxResetPersistingL2Cache.
+// sizes, pending device-side launches, the persisting L2 set-aside (and CUDA's other limits,
+// with CUDA's answers where the simulator has no such thing); musaCtxResetPersistingL2Cache.
 #include "ApiShell.h"
 #include "Runtime.h"
 #include "backend/Backend.h"
@@ -13,10 +13,11 @@ using namespace musa::rt;
 
 namespace {
 
-/// Kernels with dynamic parallelism do not run here.
+/// Device-side synchronisation went with CUDA 12's dynamic parallelism (CDP2), and its depth
+/// limit with it.
 bool unsupported(musaLimit limit) {
-  return limit == musaLimitDevRuntimeSyncDepth || limit == musaLimitDevRuntimePendingLaunchCount ||
-         limit < musaLimitStackSize || limit > musaLimitPersistingL2CacheSize;
+  return limit == musaLimitDevRuntimeSyncDepth || limit < musaLimitStackSize ||
+         limit > musaLimitPersistingL2CacheSize;
 }
 
 } // namespace
@@ -55,6 +56,14 @@ extern "C" musaError_t musaDeviceSetLimit(musaLimit limit, size_t value) {
         return musaErrorMemoryAllocation;
       // As CUDA: fixed once a kernel has used the heap.
       return d->heap.setSize(value) ? musaSuccess : musaErrorInvalidValue;
+    case musaLimitDevRuntimePendingLaunchCount: {
+      // Device-side launches a grid may have waiting to run (musa/sim/ChildGrids.h).
+      if (value == 0)
+        return musaErrorInvalidValue;
+      std::lock_guard lock(d->limitsMutex);
+      d->limits.pendingLaunchCount = value;
+      return musaSuccess;
+    }
     case musaLimitMaxL2FetchGranularity: {
       if (value > 128)
         return musaErrorInvalidValue;
@@ -103,6 +112,7 @@ extern "C" musaError_t musaDeviceGetLimit(size_t *value, musaLimit limit) {
     switch (limit) {
     case musaLimitStackSize: *value = d->limits.stackSize; break;
     case musaLimitPrintfFifoSize: *value = d->limits.printfFifoSize; break;
+    case musaLimitDevRuntimePendingLaunchCount: *value = d->limits.pendingLaunchCount; break;
     case musaLimitMaxL2FetchGranularity: *value = d->limits.maxL2FetchGranularity; break;
     case musaLimitPersistingL2CacheSize: *value = d->limits.persistingL2CacheSize; break;
     default: return musaErrorUnsupportedLimit;

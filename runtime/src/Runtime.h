@@ -78,6 +78,7 @@ inline bool validAccessPolicyWindow(const musaAccessPolicyWindow &w) {
 struct DeviceLimits {
   size_t stackSize = 1024;          // bytes per thread, CUDA's default
   size_t printfFifoSize = 1 << 20;  // bytes, CUDA's default
+  size_t pendingLaunchCount = 2048; // device-side launches waiting to run, CUDA's default
   size_t maxL2FetchGranularity = 64;
   size_t persistingL2CacheSize = 0;
 };

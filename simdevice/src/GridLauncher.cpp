@@ -23,8 +23,7 @@ std::string demangle(const std::string &name) {
   return status == 0 && text ? std::string(text.get()) : name;
 }
 
-std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
-  const Dim3 &b = l.block, &g = l.grid;
+std::string checkLaunchShape(const DeviceProfile &p, const Dim3 &g, const Dim3 &b) {
   if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
     return "a grid or block dimension is zero";
   if (b.count() > uint64_t(p.maxThreadsPerBlock))
@@ -36,6 +35,12 @@ std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
   if (g.x > uint32_t(p.maxGridDim[0]) || g.y > uint32_t(p.maxGridDim[1]) ||
       g.z > uint32_t(p.maxGridDim[2]))
     return "grid dimensions exceed the device's maximum grid size";
+  return {};
+}
+
+std::string checkLaunchConfig(const DeviceProfile &p, const GridLaunch &l) {
+  if (std::string why = checkLaunchShape(p, l.grid, l.block); !why.empty())
+    return why;
   uint64_t shared = l.kernel->staticSharedBytes + l.dynamicSharedBytes;
   if (shared > p.sharedMemPerBlockOptin)
     return "kernel needs " + std::to_string(shared) + " bytes of shared memory; the device " +

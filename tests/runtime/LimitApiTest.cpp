@@ -43,10 +43,10 @@ TEST(LimitApi, RefusalsLeaveValuesAlone) {
   EXPECT_EQ(musaDeviceGetLimit(nullptr, musaLimitStackSize), musaErrorInvalidValue);
   EXPECT_EQ(musaDeviceGetLimit(&v, musaLimit(99)), musaErrorUnsupportedLimit);
   EXPECT_EQ(musaDeviceSetLimit(musaLimit(99), 1), musaErrorUnsupportedLimit);
-  // No dynamic parallelism on the simulated devices; no set-aside beyond persistingL2CacheMaxSize.
+  // No device-side synchronisation (CUDA 12's dynamic parallelism has none), no zero pending
+  // launch count; no set-aside beyond persistingL2CacheMaxSize.
   EXPECT_EQ(musaDeviceGetLimit(&v, musaLimitDevRuntimeSyncDepth), musaErrorUnsupportedLimit);
-  EXPECT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 10),
-            musaErrorUnsupportedLimit);
+  EXPECT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 0), musaErrorInvalidValue);
   musaDeviceProp prop;
   ASSERT_EQ(musaGetDeviceProperties(&prop, 0), musaSuccess);
   EXPECT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize,
@@ -87,4 +87,14 @@ TEST(LimitApi, PersistingL2SetAsideRoundTripsUpToTheDevicesMaximum) {
   ASSERT_EQ(musaDeviceSetLimit(musaLimitPersistingL2CacheSize, 0), musaSuccess);
   ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitPersistingL2CacheSize), musaSuccess);
   EXPECT_EQ(v, 0u);
+}
+
+TEST(LimitApi, PendingDeviceLaunchesDefaultAndSet) {
+  size_t v = 0;
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitDevRuntimePendingLaunchCount), musaSuccess);
+  EXPECT_EQ(v, 2048u); // CUDA's default
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 10), musaSuccess);
+  ASSERT_EQ(musaDeviceGetLimit(&v, musaLimitDevRuntimePendingLaunchCount), musaSuccess);
+  EXPECT_EQ(v, 10u);
+  ASSERT_EQ(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 2048), musaSuccess);
 }

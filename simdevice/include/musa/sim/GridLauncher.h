@@ -84,6 +84,9 @@ struct GridLaunch {
   /// this launch's kinds nor the thread's stack or shared memory (pinned, mapped, registered
   /// or managed host memory, symbols). Null: every address is.
   bool (*hostAccessible)(const void *p) = nullptr;
+  /// Where the grid's device-side launches go (dynamic parallelism; null: they fail with
+  /// musaErrorNotSupported).
+  class ChildGrids *children = nullptr;
 };
 
 struct LaunchOutcome {
@@ -94,6 +97,8 @@ struct LaunchOutcome {
 
 /// Why a launch configuration is impossible on `profile`, or empty if it is fine.
 std::string checkLaunchConfig(const DeviceProfile &profile, const GridLaunch &launch);
+/// The same for the grid and block shape alone (what does not depend on the kernel).
+std::string checkLaunchShape(const DeviceProfile &profile, const Dim3 &grid, const Dim3 &block);
 
 /// How a kernel's blocks run (MUSA_SIM_EXEC forces one; see README).
 enum class ExecMode { Loop, Regions, Fibers };

@@ -165,6 +165,10 @@ inline constexpr const char *GridValidFn = "__musa_sim_grid_valid";
 /// What device malloc(n) and free(p) become (the launch's DeviceHeap).
 inline constexpr const char *MallocFn = "__musa_sim_malloc";
 inline constexpr const char *FreeFn = "__musa_sim_free";
+/// What the headers' device-side launch and last-error calls become (dynamic parallelism):
+/// i32(kernel name, config, shared bytes, stream, args, sizes, count, ctx) and i32(reset, ctx).
+inline constexpr const char *LaunchDeviceFn = "__musa_sim_launch_device";
+inline constexpr const char *DeviceLastErrorFn = "__musa_sim_device_last_error";
 /// What %clock/%clock64 and %globaltimer reads become.
 inline constexpr const char *Clock64Fn = "__musa_sim_clock64";
 inline constexpr const char *GlobalTimerFn = "__musa_sim_globaltimer";
@@ -309,6 +313,14 @@ int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *ctx);
 /// did not hand out ends the kernel with a fault.
 void *__musa_sim_malloc(size_t bytes, musa::sim::ThreadContext *ctx);
 void __musa_sim_free(void *p, musa::sim::ThreadContext *ctx);
+/// A device-side launch (musa_device_runtime_api.h): `kernel` is the child's device name (null
+/// when the launched function was not a kernel known at compile time), `config` its grid and
+/// block; the arguments are copied now and the grid runs after the launching grid (ChildGrids).
+int32_t __musa_sim_launch_device(const char *kernel, const uint32_t *config, size_t sharedBytes,
+                                 void *stream, void **args, const uint32_t *sizes,
+                                 uint32_t count, musa::sim::ThreadContext *ctx);
+/// The calling thread's last device-side launch error (cleared when `reset`).
+int32_t __musa_sim_device_last_error(int32_t reset, musa::sim::ThreadContext *ctx);
 /// See abi::RegionShuffleFn: `resume` is the region loop's state block, `regions` its count,
 /// `point` the shuffle's park point.
 uint32_t __musa_sim_region_shuffle(musa::sim::ThreadContext *ctx, uint32_t *resume,

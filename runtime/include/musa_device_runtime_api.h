@@ -1,0 +1,85 @@
+/* musa_device_runtime_api.h - the runtime API as device code calls it (dynamic parallelism).
+ *
+ * A kernel launches a kernel with the launch syntax, `child<<<grid, block, shared, stream>>>(
+ * args)`, as with nvcc -rdc=true. clang 19 refuses that syntax in device code, so musa-sim-cc
+ * rewrites each such launch to `__musa_sim_device_launch<&child>(grid, block, shared,
+ * stream)(args)` (below) before the device pass. The kernel's arguments are converted to its
+ * parameter types and copied at the launch; the child grid runs after its parent grid, before
+ * the parent's launch counts as complete (a parent cannot wait for its children: device-side
+ * musaDeviceSynchronize went with CUDA 12's CDP2). Children of one block on the same stream
+ * run in launch order, each with its own children before the next; tail launches
+ * (musaStreamTailLaunch) after all of the parent's other children.
+ *
+ * Device code also has musaGetLastError/musaPeekAtLastError (the launching thread's last
+ * device-side launch error) and musaStreamCreateWithFlags/musaStreamDestroy (device streams
+ * must be musaStreamNonBlocking). */
+#ifndef __MUSA_DEVICE_RUNTIME_API_H__
+#define __MUSA_DEVICE_RUNTIME_API_H__
+
+#if defined(__CUDA__) && defined(__cplusplus)
+
+extern "C" {
+/* The simulator's device-side launch (kernel-jit lowers both to runtime calls): `config` holds
+ * grid.x/y/z and block.x/y/z; `args` and `sizes` each argument's address and bytes. */
+__device__ musaError_t __musa_device_launch(const void *kernel, const unsigned int *config,
+                                            size_t sharedMem, musaStream_t stream, void **args,
+                                            const unsigned int *sizes, unsigned int count);
+/* The calling thread's last device-side launch error; reset to musaSuccess when `reset`. */
+__device__ musaError_t __musa_device_last_error(int reset);
+}
+
+/* The kernel's address as a constant: a variable's initializer may name a kernel where a
+ * device function's body may not (clang: "reference to __global__ function"). */
+template <auto __Kernel>
+__device__ const void *const __musa_sim_kernel_address = reinterpret_cast<const void *>(__Kernel);
+
+template <auto __Kernel> struct __musa_sim_device_launcher;
+template <typename... __Params, void (*__Kernel)(__Params...)>
+struct __musa_sim_device_launcher<__Kernel> {
+  unsigned int config[6];
+  size_t sharedMem;
+  musaStream_t stream;
+  /* Arguments convert to the kernel's parameter types here, as a host launch converts them. */
+  __device__ void operator()(__Params... params) const {
+    void *args[sizeof...(__Params) + 1] = {
+        const_cast<void *>(static_cast<const void *>(&params))...};
+    const unsigned int sizes[sizeof...(__Params) + 1] = {(unsigned int)sizeof(__Params)...};
+    __musa_device_launch(__musa_sim_kernel_address<__Kernel>, config, sharedMem, stream, args,
+                         sizes, sizeof...(__Params));
+  }
+};
+
+/* What musa-sim-cc makes of `kernel<<<grid, block, sharedMem, stream>>>(args)` in device code. */
+template <auto __Kernel>
+__device__ __musa_sim_device_launcher<__Kernel>
+__musa_sim_device_launch(dim3 grid, dim3 block, size_t sharedMem = 0, musaStream_t stream = 0) {
+  return {{grid.x, grid.y, grid.z, block.x, block.y, block.z}, sharedMem, stream};
+}
+
+__device__ inline musaError_t musaGetLastError(void) { return __musa_device_last_error(1); }
+__device__ inline musaError_t musaPeekAtLastError(void) { return __musa_device_last_error(0); }
+
+/* Device streams order the launches made into them; the simulator runs a parent's children
+ * one after another, so every stream's order holds. Each stream gets its own handle. */
+static __device__ unsigned long long __musa_sim_device_streams;
+__device__ inline musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
+  if (!stream)
+    return musaErrorInvalidValue;
+  if (flags != musaStreamNonBlocking) /* as CUDA: device streams must be non-blocking */
+    return musaErrorInvalidValue;
+  unsigned long long n = atomicAdd(&__musa_sim_device_streams, 1ull);
+  *stream = (musaStream_t)(size_t)(0x1000 + 16 * n);
+  return musaSuccess;
+}
+__device__ inline musaError_t musaStreamDestroy(musaStream_t stream) {
+  return stream ? musaSuccess : musaErrorInvalidResourceHandle;
+}
+
+/* CUDA 12 removed device-side synchronisation (CDP1); nvcc refuses it for current GPUs. */
+__device__ musaError_t musaDeviceSynchronize(void) __attribute__((unavailable(
+    "device-side musaDeviceSynchronize() was removed with CUDA 12's dynamic parallelism (CDP2): "
+    "a parent grid cannot wait for its children; launch the work that needs their results as "
+    "a tail launch (stream musaStreamTailLaunch) or from the host")));
+
+#endif /* __CUDA__ && __cplusplus */
+#endif /* __MUSA_DEVICE_RUNTIME_API_H__ */
