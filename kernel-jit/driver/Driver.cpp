@@ -291,6 +291,15 @@ void explain(const std::string &diagnostics) {
                  "musa-sim-cc: note: C compound literals such as &(float){2.0f} (as in the "
                  "graphs guide's example 1) are not C++: name the value in a variable "
                  "(float two = 2.0f; ... &two) and pass its address instead\n");
+  if (diagnostics.find("no matching function for call to 'musaDeviceSynchronize'") !=
+          std::string::npos ||
+      diagnostics.find("reference to __host__ function 'musaDeviceSynchronize'") !=
+          std::string::npos)
+    std::fprintf(stderr,
+                 "musa-sim-cc: note: device-side musaDeviceSynchronize() was removed with CUDA "
+                 "12's dynamic parallelism (CDP2), as nvcc refuses it for sm_90: a parent grid "
+                 "cannot wait for its children; launch the work that needs their results as a "
+                 "tail launch (stream musaStreamTailLaunch) or from the host\n");
   if (diagnostics.find("reference to __global__ function") != std::string::npos)
     std::fprintf(stderr,
                  "musa-sim-cc: note: a kernel launches a kernel (dynamic parallelism) in a way "

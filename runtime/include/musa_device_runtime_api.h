@@ -6,13 +6,15 @@
  * stream)(args)` (below) before the device pass. The kernel's arguments are converted to its
  * parameter types and copied at the launch; the child grid runs after its parent grid, before
  * the parent's launch counts as complete (a parent cannot wait for its children: device-side
- * musaDeviceSynchronize went with CUDA 12's CDP2). Children of one block on the same stream
+ * musaDeviceSynchronize went with CUDA 12's CDP2, see the end of this file). Children of one block on the same stream
  * run in launch order, each with its own children before the next; tail launches
  * (musaStreamTailLaunch) after all of the parent's other children.
  *
  * Device code also has musaGetLastError/musaPeekAtLastError (the launching thread's last
- * device-side launch error) and musaStreamCreateWithFlags/musaStreamDestroy (device streams
- * must be musaStreamNonBlocking). */
+ * device-side launch error), musaGetErrorName/musaGetErrorString, musaMalloc/musaFree (the
+ * device heap), musaStreamCreateWithFlags/musaStreamDestroy (device streams must be
+ * musaStreamNonBlocking) and musaEventCreateWithFlags/musaEventRecord/musaStreamWaitEvent/
+ * musaEventDestroy (device events must be musaEventDisableTiming). */
 #ifndef __MUSA_DEVICE_RUNTIME_API_H__
 #define __MUSA_DEVICE_RUNTIME_API_H__
 
@@ -59,8 +61,45 @@ __musa_sim_device_launch(dim3 grid, dim3 block, size_t sharedMem = 0, musaStream
 __device__ inline musaError_t musaGetLastError(void) { return __musa_device_last_error(1); }
 __device__ inline musaError_t musaPeekAtLastError(void) { return __musa_device_last_error(0); }
 
-/* Device streams order the launches made into them; the simulator runs a parent's children
- * one after another, so every stream's order holds. Each stream gets its own handle. */
+__device__ inline const char *musaGetErrorName(musaError_t error) {
+  switch (error) {
+#define MUSA_ERROR_CODE(name, value, text)                                                     \
+  case name:                                                                                 \
+    return #name;
+#include "musa_error_codes.def"
+#undef MUSA_ERROR_CODE
+  }
+  return "unrecognized error code";
+}
+__device__ inline const char *musaGetErrorString(musaError_t error) {
+  switch (error) {
+#define MUSA_ERROR_CODE(name, value, text)                                                     \
+  case name:                                                                                 \
+    return text;
+#include "musa_error_codes.def"
+#undef MUSA_ERROR_CODE
+  }
+  return "unrecognized error code";
+}
+
+/* Device-side musaMalloc/musaFree take the device heap, as malloc/free in kernels do. */
+__device__ inline musaError_t musaMalloc(void **devPtr, size_t size) {
+  if (!devPtr)
+    return musaErrorInvalidValue;
+  *devPtr = malloc(size);
+  return *devPtr || size == 0 ? musaSuccess : musaErrorMemoryAllocation;
+}
+template <class T> __device__ inline musaError_t musaMalloc(T **devPtr, size_t size) {
+  return musaMalloc(reinterpret_cast<void **>(devPtr), size);
+}
+__device__ inline musaError_t musaFree(void *devPtr) {
+  free(devPtr);
+  return musaSuccess;
+}
+
+/* Device streams and events order the launches made into them; the simulator runs a parent's
+ * children one after another in launch order, which every such order allows, so recording an
+ * event and waiting for one have nothing left to do. Each stream and event gets its own handle. */
 static __device__ unsigned long long __musa_sim_device_streams;
 __device__ inline musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
   if (!stream)
@@ -74,12 +113,30 @@ __device__ inline musaError_t musaStreamCreateWithFlags(musaStream_t *stream, un
 __device__ inline musaError_t musaStreamDestroy(musaStream_t stream) {
   return stream ? musaSuccess : musaErrorInvalidResourceHandle;
 }
+__device__ inline musaError_t musaEventCreateWithFlags(musaEvent_t *event, unsigned int flags) {
+  if (!event)
+    return musaErrorInvalidValue;
+  if (!(flags & musaEventDisableTiming)) /* as CUDA: device events have no timing */
+    return musaErrorInvalidValue;
+  unsigned long long n = atomicAdd(&__musa_sim_device_streams, 1ull);
+  *event = (musaEvent_t)(size_t)(0x1000 + 16 * n);
+  return musaSuccess;
+}
+__device__ inline musaError_t musaEventRecord(musaEvent_t event, musaStream_t stream = 0) {
+  return event ? musaSuccess : musaErrorInvalidResourceHandle;
+}
+__device__ inline musaError_t musaStreamWaitEvent(musaStream_t stream, musaEvent_t event,
+                                                  unsigned int flags = 0) {
+  return event && flags == 0 ? musaSuccess : musaErrorInvalidValue;
+}
+__device__ inline musaError_t musaEventDestroy(musaEvent_t event) {
+  return event ? musaSuccess : musaErrorInvalidResourceHandle;
+}
 
-/* CUDA 12 removed device-side synchronisation (CDP1); nvcc refuses it for current GPUs. */
-__device__ musaError_t musaDeviceSynchronize(void) __attribute__((unavailable(
-    "device-side musaDeviceSynchronize() was removed with CUDA 12's dynamic parallelism (CDP2): "
-    "a parent grid cannot wait for its children; launch the work that needs their results as "
-    "a tail launch (stream musaStreamTailLaunch) or from the host")));
+/* No device-side musaDeviceSynchronize: CUDA 12 removed it (CDP1) and nvcc refuses it for
+ * current GPUs. The host function stays the only one, so a kernel calling it gets clang's
+ * error (and the driver's note) while a __host__ __device__ function or lambda that only the
+ * host runs still compiles. */
 
 #endif /* __CUDA__ && __cplusplus */
 #endif /* __MUSA_DEVICE_RUNTIME_API_H__ */

@@ -37,7 +37,6 @@
 #include "musa_builtin_vars.h"
 #include "musa_device_functions.h"
 #include "musa_texture_functions.h"
-#include "musa_device_runtime_api.h"
 
 #if defined(__CUDA__)
 /* Device side of assert(): glibc's macro calls __assert_fail, which on the device becomes the
@@ -64,6 +63,7 @@ __device__ void free(void *ptr) __asm__("__musa_device_free") __attribute__((not
  * first <new> above came too early for it). A failed new returns NULL (no exceptions). */
 #include <new>
 #endif
+#include "musa_device_runtime_api.h"
 
 static __inline__ __host__ struct musaExtent make_musaExtent(size_t w, size_t h, size_t d) {
   struct musaExtent e = {w, h, d};

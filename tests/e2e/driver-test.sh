@@ -77,4 +77,8 @@ printf '#define LAUNCH(k) k<<<1, 1>>>(p)\n__global__ void child(int *p) {}\n__gl
 "$cc" cdpm.mu -c -o cdpm.o 2> cdpm.err; rc=$?
 check "device-side launch in a macro refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
 check "device-side launch in a macro explained" "1" "$(grep -c "dynamic parallelism" cdpm.err)"
+printf '__global__ void parent() { musaDeviceSynchronize(); }\n' > cdps.mu
+"$cc" cdps.mu -c -o cdps.o 2> cdps.err; rc=$?
+check "device-side synchronisation refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
+check "device-side synchronisation explained" "1" "$(grep -c "CDP2" cdps.err)"
 exit $fail

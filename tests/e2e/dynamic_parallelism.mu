@@ -94,6 +94,43 @@ __global__ void many(int *codes) {
   }
 }
 
+// The device runtime's other calls: heap memory a child fills and a tail launch checks and
+// frees, error names, events.
+__global__ void fillWith(int *p, int n, int v) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    p[i] = v;
+}
+__global__ void checkAndFree(int *p, int n, int v, int *codes) {
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += p[i] != v;
+  codes[0] = bad;
+  codes[1] = musaFree(p);
+}
+__device__ bool sameText(const char *a, const char *b) {
+  while (*a && *a == *b)
+    ++a, ++b;
+  return *a == *b;
+}
+__global__ void deviceApi(int *codes) {
+  int *p = nullptr;
+  codes[2] = musaMalloc(&p, 64 * sizeof(int));
+  if (p) {
+    fillWith<<<1, 32>>>(p, 64, 5);
+    checkAndFree<<<1, 1, 0, musaStreamTailLaunch>>>(p, 64, 5, codes);
+  }
+  codes[3] = sameText(musaGetErrorName(musaErrorInvalidConfiguration),
+                      "musaErrorInvalidConfiguration");
+  codes[4] = sameText(musaGetErrorString(musaErrorInvalidValue), "invalid argument");
+  musaEvent_t e;
+  codes[5] = musaEventCreateWithFlags(&e, musaEventDefault); // device events: no timing
+  codes[6] = musaEventCreateWithFlags(&e, musaEventDisableTiming);
+  musaStream_t s;
+  musaStreamCreateWithFlags(&s, musaStreamNonBlocking);
+  codes[7] = musaEventRecord(e, s) | musaStreamWaitEvent(0, e, 0) | musaEventDestroy(e) |
+             musaStreamDestroy(s);
+}
+
 // Quicksort: partition on one thread, sort each side in a child grid on its own stream; below
 // a size or past a depth, selection sort.
 __device__ void selectionSort(unsigned *data, int left, int right) {
@@ -202,6 +239,15 @@ int main() {
     CHECK(codes[i] == (i < 4 ? musaSuccess : musaErrorLaunchPendingCountExceeded),
           "launch %d of 6 with 4 pending allowed: %d", i, codes[i]);
   CHECK_MUSA(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 2048));
+
+  memset(codes, 0xff, 8 * sizeof(int));
+  deviceApi<<<1, 1>>>(codes);
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK(codes[0] == 0 && codes[1] == musaSuccess && codes[2] == musaSuccess && codes[3] == 1 &&
+            codes[4] == 1 && codes[5] == musaErrorInvalidValue && codes[6] == musaSuccess &&
+            codes[7] == musaSuccess,
+        "device API %d %d %d %d %d %d %d %d", codes[0], codes[1], codes[2], codes[3], codes[4],
+        codes[5], codes[6], codes[7]);
 
   const int n = 5000;
   unsigned *data;
