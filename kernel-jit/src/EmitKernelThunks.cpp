@@ -11,8 +11,9 @@
 //   __musa_kfacts_K = { i64 staticSharedBytes, i32 needsFibers, i32 maxThreadsPerBlock, i32 n,
 //                       [n x i32] paramSizes }
 // A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
-// needsFibers is set when the kernel's call tree reaches a barrier, a warp collective, a spin
-// loop (MarkSpinLoops) or an indirect call (which might reach one).
+// needsFibers has FactNeedsFibers when the kernel's call tree reaches a barrier, a warp
+// collective, a spin loop (MarkSpinLoops) or an indirect call (which might reach one), and
+// FactWaits when it reaches a spin loop that waits for a value another thread writes.
 #include "musa/jit/DeviceLowering.h"
 
 #include "ThreadLoop.h"
@@ -30,7 +31,9 @@ namespace musa::jit {
 
 namespace {
 
-bool needsFibers(Function &K) {
+/// KernelFacts::needsFibers: NeedsFibers and Spins bits (see DeviceLowering.h).
+uint32_t fiberFacts(Function &K) {
+  uint32_t facts = 0;
   SmallPtrSet<Function *, 16> seen;
   SmallVector<Function *, 16> work{&K};
   while (!work.empty()) {
@@ -41,19 +44,22 @@ bool needsFibers(Function &K) {
     if (name == sim::abi::BarrierFn || name == sim::abi::WarpFn ||
         name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn ||
         name == sim::abi::GridSyncFn || name == sim::abi::SpinFn)
-      return true;
+      facts |= FactNeedsFibers; // on: a waiting spin loop may still be found
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);
       if (!call)
         continue;
       auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
       if (!callee && !call->isInlineAsm())
-        return true;
+        facts |= FactNeedsFibers;
+      if (callee && callee->getName() == sim::abi::SpinFn &&
+          call->getMetadata(SpinWaitsMetadata))
+        facts |= FactWaits;
       if (callee)
         work.push_back(callee);
     }
   }
-  return false;
+  return facts;
 }
 
 SmallVector<Value *, 8> unpackArgs(IRBuilder<> &b, Function &K, Value *args) {
@@ -128,7 +134,7 @@ void emitFacts(Module &M, Function &K) {
   if (MDNode *md = K.getMetadata(MaxThreadsMD))
     maxThreads = mdconst::extract<ConstantInt>(md->getOperand(0))->getZExtValue();
   auto *init = ConstantStruct::get(type, {ConstantInt::get(i64, staticShared),
-                                          ConstantInt::get(i32, needsFibers(K) ? 1 : 0),
+                                          ConstantInt::get(i32, fiberFacts(K)),
                                           ConstantInt::get(i32, maxThreads),
                                           ConstantInt::get(i32, sizes.size()),
                                           ConstantArray::get(sizesType, sizes)});

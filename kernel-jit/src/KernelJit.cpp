@@ -814,7 +814,8 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.thread = thread->toPtr<sim::KernelThunk>();
   out.block = block->toPtr<sim::KernelThunk>();
   out.staticSharedBytes = f->staticSharedBytes;
-  out.needsFibers = f->needsFibers != 0;
+  out.needsFibers = (f->needsFibers & FactNeedsFibers) != 0;
+  out.waitsForOthers = (f->needsFibers & FactWaits) != 0;
   out.maxThreadsPerBlock = f->maxThreadsPerBlock;
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));

@@ -25,7 +25,8 @@
 // Not seen: a poll inside a function the loop calls (not inlined).
 //
 // Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
-// from 0 each time the loop is entered): the simdevice builtin parks the fiber so the others
+// from 0 each time the loop is entered; `!musa.spin.waits` when the loop waits for a value
+// rather than trying to take a lock, so the kernel may wait for any block of its grid): the simdevice builtin parks the fiber so the others
 // run (and ends the launch with musaErrorLaunchTimeout when one loop has waited past the
 // spin limit, a deadlock on hardware). A kernel that reaches the call runs as fibers
 // (EmitKernelThunks marks it, FormBarrierRegions leaves it). A loop that also reaches a
@@ -89,6 +90,10 @@ bool sameEveryTrip(const Value *address, const Loop &L, unsigned depth = 0) {
   return true;
 }
 
+/// What a spin loop does each trip: waits for a value (reads, or read-modify-writes that
+/// change nothing) or tries to take a lock (a compare-and-swap or exchange of fixed values).
+enum class Spin { None, Lock, Wait };
+
 /// Whether `I`, inside loop `L`, reads a location that stays the same over the loop in a way
 /// another thread's write can change between trips (see the file comment).
 bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
@@ -119,13 +124,13 @@ bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
 }
 
 /// Whether a branch of `L` (an exit, or the `if` that decides whether a trip got anywhere)
-/// depends, through values computed in the loop, on a polled read.
-bool isSpinLoop(const Loop &L, const LoopInfo &LI) {
+/// depends, through values computed in the loop, on a polled read, and of which kind.
+Spin spinKind(const Loop &L, const LoopInfo &LI) {
   bool hasFence = false;
   for (BasicBlock *B : L.blocks())
     for (Instruction &I : *B) {
       if (isParkCall(I))
-        return false; // it yields at the barrier already
+        return Spin::None; // it yields at the barrier already
       hasFence |= isa<FenceInst>(I);
     }
   SmallVector<const Value *, 16> work;
@@ -139,22 +144,31 @@ bool isSpinLoop(const Loop &L, const LoopInfo &LI) {
       work.push_back(sw->getCondition());
   }
   SmallPtrSet<const Value *, 32> seen;
+  Spin kind = Spin::None;
   while (!work.empty()) {
     auto *I = dyn_cast<Instruction>(work.pop_back_val());
     if (!I || !L.contains(I) || !seen.insert(I).second)
       continue;
-    if (polls(*I, L, hasFence))
-      return true;
+    if (polls(*I, L, hasFence)) {
+      bool takes = isa<AtomicCmpXchgInst>(I) ||
+                   (isa<AtomicRMWInst>(I) &&
+                    cast<AtomicRMWInst>(I)->getOperation() == AtomicRMWInst::Xchg);
+      if (!takes)
+        return Spin::Wait;
+      kind = Spin::Lock;
+      continue;
+    }
     if (isa<LoadInst>(I) || isa<CallBase>(I))
       continue; // a value read or returned: its address or arguments are not what is polled
     for (const Value *op : I->operands())
       work.push_back(op);
   }
-  return false;
+  return kind;
 }
 
-/// Counts the loop's trips from 0 in a header phi and calls the spin builtin on each back edge.
-void instrument(Loop &L, FunctionCallee spin, Value *ctx) {
+/// Counts the loop's trips from 0 in a header phi and calls the spin builtin on each back edge
+/// (marked abi::SpinWaitsMetadata when the loop waits for a value).
+void instrument(Loop &L, FunctionCallee spin, Value *ctx, bool waits) {
   BasicBlock *header = L.getHeader();
   Type *i64 = Type::getInt64Ty(header->getContext());
   PHINode *trip = PHINode::Create(i64, 0, "spin.trip", header->getFirstNonPHIIt());
@@ -164,7 +178,9 @@ void instrument(Loop &L, FunctionCallee spin, Value *ctx) {
       continue;
     }
     IRBuilder<> b(pred->getTerminator());
-    b.CreateCall(spin, {trip, ctx});
+    CallInst *call = b.CreateCall(spin, {trip, ctx});
+    if (waits)
+      call->setMetadata(SpinWaitsMetadata, MDNode::get(header->getContext(), {}));
     trip->addIncoming(b.CreateAdd(trip, ConstantInt::get(i64, 1), "spin.next"), pred);
   }
 }
@@ -184,12 +200,12 @@ PreservedAnalyses MarkSpinLoopsPass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     DominatorTree DT(F);
     LoopInfo LI(DT);
-    SmallVector<Loop *, 8> spins;
+    SmallVector<std::pair<Loop *, Spin>, 8> spins;
     for (Loop *L : LI.getLoopsInPreorder())
-      if (isSpinLoop(*L, LI))
-        spins.push_back(L);
-    for (Loop *L : spins)
-      instrument(*L, spin, ctx);
+      if (Spin kind = spinKind(*L, LI); kind != Spin::None)
+        spins.push_back({L, kind});
+    for (auto [L, kind] : spins)
+      instrument(*L, spin, ctx, kind == Spin::Wait);
     changed |= !spins.empty();
   }
   if (auto *declared = dyn_cast<Function>(spin.getCallee()); declared && declared->use_empty())

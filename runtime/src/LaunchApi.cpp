@@ -162,6 +162,13 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
                    (unsigned long long)config.grid.count());
     return musaErrorCooperativeLaunchTooLarge;
   }
+  // A kernel that waits for values other threads write, on a grid the device holds at once:
+  // any block may wait for any other (a persistent kernel's own grid barrier), so the blocks
+  // run together. Larger grids run in order, so a block may wait for earlier ones (decoupled
+  // look-back); spin locks wait only for a holder that is running.
+  config.allResident = kernel->waitsForOthers && !cooperative &&
+                       config.grid.count() <=
+                           coResidentBlocks(device.profile(), *kernel, block, sharedMem);
   out.func = func;
   out.grid = grid;
   out.block = block;
@@ -288,7 +295,7 @@ void PreparedLaunch::chargeKernel(const sim::GridLaunch &launch, sim::KernelCoun
     row.device = device->ordinal();
     row.grid = launch.grid;
     row.block = launch.block;
-    row.exec = sim::execModeName(launch.cooperative ? sim::ExecMode::Fibers
+    row.exec = sim::execModeName(launch.cooperative || launch.allResident ? sim::ExecMode::Fibers
                                                     : sim::execModeFor(*launch.kernel));
     row.samplesReused = counters.reusesSamples();
     reportId = sim::reportOperation(std::move(row));

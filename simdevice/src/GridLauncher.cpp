@@ -132,7 +132,7 @@ LaunchOutcome runGrid(const GridLaunch &launch) {
 constexpr uint64_t SampledApartMinBlocks = 128;
 
 static LaunchOutcome runGridInArena(const GridLaunch &launch) {
-  if (launch.cooperative)
+  if (launch.cooperative || launch.allResident)
     return runBlocks(launch, 0, launch.grid.count());
   const uint64_t blocks = launch.grid.count();
   GridProgress progress;

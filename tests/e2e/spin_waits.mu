@@ -3,7 +3,8 @@
 // the block's threads in order could never satisfy it), warps counting arrivals with
 // atomicAdd(p, 0), a naive spin lock (while (atomicCAS(lock, 0, 1) != 0);) around a
 // non-atomic update, blocks of a cooperative grid chained in reverse order through volatile
-// flags, and a wait nobody ends, which hardware would hang on: the simulator ends the launch
+// flags, a persistent kernel's grid barrier over as many blocks as the device holds (an
+// ordinary launch), and a wait nobody ends, which hardware would hang on: the simulator ends the launch
 // with musaErrorLaunchTimeout once the spin limit passes (MUSA_SIM_SPIN_LIMIT, set short by
 // the test). Loops that do not wait (a CAS retry loop, linear probing, a work queue) still
 // compute the right thing.
@@ -93,6 +94,25 @@ __global__ void casAddAndProbe(double *sum, unsigned *table, unsigned mask, unsi
   }
   for (unsigned i; (i = atomicAdd(next, 1u)) < items;)
     atomicAdd(&claimed[i], 1u);
+}
+
+// A persistent kernel's own grid barrier, without a cooperative launch: every block counts
+// itself in and waits for all the others, twice. It holds on a GPU whose multiprocessors take
+// the whole grid at once (the grid is sized from the occupancy API, as such programs do).
+__global__ void gridBarrier(unsigned *arrived, int *out) {
+  __shared__ unsigned seen;
+  for (unsigned round = 1; round <= 2; ++round) {
+    if (threadIdx.x == 0) {
+      atomicAdd(arrived, 1);
+      while (atomicAdd(arrived, 0) < round * gridDim.x) {
+      }
+      seen = atomicAdd(arrived, 0);
+    }
+    __syncthreads();
+    if (round == 1)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = seen >= gridDim.x;
+    __syncthreads();
+  }
 }
 
 __global__ void waitForever(volatile int *flag) {
@@ -195,6 +215,26 @@ int main() {
     CHECK_MUSA(musaFree(table));
     CHECK_MUSA(musaFree(next));
     CHECK_MUSA(musaFree(claimed));
+  }
+  {
+    int perSM = 0, sms = 0;
+    CHECK_MUSA(musaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, gridBarrier, 128, 0));
+    CHECK_MUSA(musaDeviceGetAttribute(&sms, musaDevAttrMultiProcessorCount, dev));
+    const int blocks = perSM * sms, threads = blocks * 128;
+    unsigned *arrived = nullptr;
+    int *out = nullptr;
+    CHECK_MUSA(musaMalloc(&arrived, sizeof(unsigned)));
+    CHECK_MUSA(musaMemset(arrived, 0, sizeof(unsigned)));
+    CHECK_MUSA(musaMallocManaged(&out, threads * sizeof(int)));
+    gridBarrier<<<blocks, 128>>>(arrived, out);
+    CHECK_MUSA(musaDeviceSynchronize());
+    int passed = 0;
+    for (int i = 0; i < threads; ++i)
+      passed += out[i];
+    CHECK(passed == threads, "grid barrier of %d blocks: %d of %d threads saw every block",
+          blocks, passed, threads);
+    CHECK_MUSA(musaFree(arrived));
+    CHECK_MUSA(musaFree(out));
   }
   if (!reachesHardware()) {
     // Last: a kernel that never ends on hardware; the launch times out and the error sticks.

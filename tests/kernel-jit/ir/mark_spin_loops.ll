@@ -134,22 +134,24 @@ done:
 !6 = !{ptr @queue, !"kernel", i32 1}
 !7 = !{ptr @lookback, !"kernel", i32 1}
 
-; The facts' second field is needsFibers: 1 for the four spin loops, 0 for the others.
-; CHECK: @__musa_kfacts_flag = constant {{.*}} { i64 0, i32 1,
+; The facts' second field is needsFibers: 1 (fibers) for the spin loops, plus 2 (FactWaits) for
+; those that wait for a value rather than take a lock (whose spin call is !musa.spin.waits);
+; 0 for the others.
+; CHECK: @__musa_kfacts_flag = constant {{.*}} { i64 0, i32 3,
 ; CHECK: @__musa_kfacts_lock = constant {{.*}} { i64 0, i32 1,
-; CHECK: @__musa_kfacts_count = constant {{.*}} { i64 0, i32 1,
-; CHECK: @__musa_kfacts_fenced = constant {{.*}} { i64 0, i32 1,
+; CHECK: @__musa_kfacts_count = constant {{.*}} { i64 0, i32 3,
+; CHECK: @__musa_kfacts_fenced = constant {{.*}} { i64 0, i32 3,
 ; CHECK: @__musa_kfacts_casadd = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_probe = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_queue = constant {{.*}} { i64 0, i32 0,
-; CHECK: @__musa_kfacts_lookback = constant {{.*}} { i64 0, i32 1,
+; CHECK: @__musa_kfacts_lookback = constant {{.*}} { i64 0, i32 3,
 ; CHECK-LABEL: define void @flag(
 ; CHECK: wait:
 ; CHECK-NEXT: %spin.trip = phi i64 [ %spin.next, %wait ], [ 0, %entry ]
-; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx)
+; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx), !musa.spin.waits
 ; CHECK-NEXT: %spin.next = add i64 %spin.trip, 1
 ; CHECK-LABEL: define void @lock(
-; CHECK: call void @__musa_sim_spin(
+; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx){{$}}
 ; CHECK-LABEL: define void @count(
 ; CHECK: call void @__musa_sim_spin(
 ; CHECK-LABEL: define void @fenced(

@@ -56,9 +56,14 @@ inline constexpr const char *BlockLoopPrefix = "__musa_block_";
 inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 /// The per-kernel facts record as KernelJit reads it from the object: EmitKernelThunksPass
 /// builds its IR type with kernelFactsType, whose layout a unit test checks against this.
+/// Bits of KernelFacts::needsFibers.
+inline constexpr uint32_t FactNeedsFibers = 1; // no plain thread loop
+inline constexpr uint32_t FactWaits = 2; // reaches a spin loop that waits for a value
+/// MarkSpinLoops' mark on the spin call of a loop that waits for a value (not a lock).
+inline constexpr const char *SpinWaitsMetadata = "musa.spin.waits";
 struct KernelFacts {
   uint64_t staticSharedBytes;
-  uint32_t needsFibers;
+  uint32_t needsFibers; // FactNeedsFibers | FactWaits
   uint32_t maxThreadsPerBlock; // __launch_bounds__'s first argument; 0 without one
   uint32_t paramCount;
   uint32_t paramSizes[1]; // paramCount entries
