@@ -4,9 +4,11 @@
 // them the PTX instructions' meaning, which device code comes to rely on, and the host
 // instructions disagree:
 //   - float to integer (fptosi/fptoui, what a C cast becomes): cvt.rzi saturates to the
-//     destination's range and gives 0 for NaN; x86's cvttss2si gives the "integer indefinite"
-//     (INT_MIN) instead, and an unsigned conversion of a negative float wraps. They become
-//     llvm.fptosi.sat / llvm.fptoui.sat, which are exactly PTX's rule.
+//     destination's range; x86's cvttss2si gives the "integer indefinite" (INT_MIN) instead,
+//     and an unsigned conversion of a negative float wraps. They become llvm.fptosi.sat /
+//     llvm.fptoui.sat, with what the H200 measured on top (tests/hardware/semantics_probe*):
+//     NaN gives 0 from float to 32 bits, the top bit alone from double and to 64 bits; char
+//     and short destinations take the low bits of the saturated 32-bit conversion.
 //   - integer division and remainder by zero: PTX gives all ones; x86's idiv traps, which
 //     would end the launch (SIGFPE). INT_MIN / -1 (which also traps on x86) gives INT_MIN and
 //     its remainder 0, as the GPU's wrapping arithmetic does.
@@ -73,11 +75,34 @@ Value *lowerShift(BinaryOperator &I) {
   return b.CreateSelect(big, Constant::getNullValue(T), shift);
 }
 
+/// The integer a conversion of NaN gives, as nvcc's code gives it on the H200
+/// (tests/hardware/semantics_probe*.mu): 0 from float to a 32-bit or narrower integer, the
+/// least signed value's bits (only the top bit set) from double, and to 64-bit integers.
+bool nanGivesTopBit(Type *from, unsigned toBits) {
+  return from->getScalarType()->isDoubleTy() || toBits > 32;
+}
+
 Value *lowerFloatToInt(CastInst &I) {
   IRBuilder<> b(&I);
   Intrinsic::ID id =
       I.getOpcode() == Instruction::FPToSI ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat;
-  return b.CreateIntrinsic(id, {I.getDestTy(), I.getSrcTy()}, {I.getOperand(0)});
+  Type *to = I.getDestTy(), *from = I.getSrcTy();
+  unsigned bits = to->getScalarSizeInBits();
+  Value *x = I.getOperand(0), *result;
+  if (bits < 32) {
+    // char and short: nvcc converts to a 32-bit integer (saturating) and keeps the low bits,
+    // so (unsigned char)300.f is 44 and (short)1e6f is 16960, not the narrow type's limit.
+    Type *wide = to->getWithNewBitWidth(32);
+    result = b.CreateTrunc(b.CreateIntrinsic(id, {wide, from}, {x}), to);
+  } else {
+    result = b.CreateIntrinsic(id, {to, from}, {x});
+  }
+  if (nanGivesTopBit(from, std::max(bits, 32u))) {
+    Constant *top = ConstantInt::get(to, APInt::getSignedMinValue(bits < 32 ? 32 : bits)
+                                             .trunc(bits));
+    result = b.CreateSelect(b.CreateFCmpUNO(x, x), top, result);
+  }
+  return result;
 }
 
 } // namespace

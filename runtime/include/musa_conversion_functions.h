@@ -5,8 +5,8 @@
 #define __MUSA_CONVERSION_FUNCTIONS_H__
 
 /* ---- type conversions with a rounding mode (CUDA's type casting intrinsics) -------------
- * To integers: round as asked, then saturate to the type's range as the GPU's cvt does (NaN
- * gives 0). To float and double: the nearest value, then one step towards the mode's side
+ * To integers: round as asked, then saturate to the type's range as the GPU's cvt does (NaN:
+ * see __musa_nan_to). To float and double: the nearest value, then one step towards the mode's side
  * when the nearest lies on the wrong side of the exact value (compared exactly). */
 /* `lo` is the type's least value and `above` the least double past its greatest (2^31,
  * 2^32, 2^63, 2^64: exact in a double), so every double in [lo, above) converts exactly;
@@ -15,8 +15,15 @@
 #define __MUSA_TO_INT(T, lo, above, tmin, tmax, name, from, r)                                \
   __MUSA_DEV T name(from x) {                                                                \
     double v = r((double)x);                                                                 \
-    return v != v ? (T)0 : v <= (double)(lo) ? (T)(tmin) : v >= (above) ? (T)(tmax) : (T)v;    \
+    return v != v ? __musa_nan_to<T, from>()                                                 \
+                  : v <= (double)(lo) ? (T)(tmin) : v >= (above) ? (T)(tmax) : (T)v;         \
   }
+/* NaN as the H200 converts it (semantics_probe*.mu; kernel-jit's GpuArithmetic does the same
+ * for casts): 0 from float to 32-bit integers, only the top bit set from double and to 64-bit
+ * integers. */
+template <class T, class F> __MUSA_DEV T __musa_nan_to() {
+  return sizeof(F) == 4 && sizeof(T) == 4 ? (T)0 : (T)(1ull << (sizeof(T) * 8 - 1));
+}
 #define __MUSA_TO_INT_ALL(T, lo, above, tmin, tmax, stem, from)                               \
   __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_rn, from, __builtin_rint)                  \
   __MUSA_TO_INT(T, lo, above, tmin, tmax, stem##_rz, from, __builtin_trunc)                 \

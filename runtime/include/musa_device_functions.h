@@ -565,8 +565,12 @@ __MUSA_DEV int __popc(unsigned int x) { return __builtin_popcount(x); }
 __MUSA_DEV int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 __MUSA_DEV int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 __MUSA_DEV int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
-__MUSA_DEV int __ffs(int x) { return __builtin_ffs(x); }
-__MUSA_DEV int __ffsll(long long x) { return __builtin_ffsll(x); }
+/* The lowest set bit's position from 1, 0 for none (the H200 gives __ffs(0) == 0). */
+__MUSA_DEV int __ffs(int x) { return 32 - __clz((int)((unsigned)x & (0u - (unsigned)x))); }
+__MUSA_DEV int __ffsll(long long x) {
+  unsigned long long u = (unsigned long long)x;
+  return 64 - __clzll((long long)(u & (0ull - u)));
+}
 __MUSA_DEV unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
 __MUSA_DEV unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
 __MUSA_DEV unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
@@ -697,11 +701,15 @@ __MUSA_HD double max(float a, double b) { return __builtin_fmax(a, b); }
 __MUSA_HD double min(double a, float b) { return __builtin_fmin(a, b); }
 __MUSA_HD double max(double a, float b) { return __builtin_fmax(a, b); }
 #undef __MUSA_HD
-__MUSA_DEV int abs(int x) { return x < 0 ? -x : x; }
-__MUSA_DEV long abs(long x) { return x < 0 ? -x : x; }
-__MUSA_DEV long long abs(long long x) { return x < 0 ? -x : x; }
-__MUSA_DEV long labs(long x) { return x < 0 ? -x : x; }
-__MUSA_DEV long long llabs(long long x) { return x < 0 ? -x : x; }
+/* Wrapping, as the GPU's: abs(INT_MIN) is INT_MIN (the H200 gives it; -x would be undefined
+ * and the optimiser may widen it to 2147483648). */
+__MUSA_DEV int abs(int x) { return x < 0 ? (int)(0u - (unsigned)x) : x; }
+__MUSA_DEV long abs(long x) { return x < 0 ? (long)(0ul - (unsigned long)x) : x; }
+__MUSA_DEV long long abs(long long x) {
+  return x < 0 ? (long long)(0ull - (unsigned long long)x) : x;
+}
+__MUSA_DEV long labs(long x) { return abs(x); }
+__MUSA_DEV long long llabs(long long x) { return abs(x); }
 /* std::abs(int) and friends: <cstdlib> brought only the host's C functions into std (the
  * int form then tied between libstdc++'s long, long long, float and double overloads, and
  * libstdc++'s integer forms are host functions). */

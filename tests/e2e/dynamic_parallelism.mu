@@ -212,10 +212,19 @@ int main() {
   int order[64], next = 0;
   CHECK_MUSA(musaMemcpyFromSymbol(&next, g_next, sizeof next));
   CHECK_MUSA(musaMemcpyFromSymbol(order, g_order, sizeof order));
-  const int expected[] = {0, 1, 2, 3, 9};
+  // What CUDA promises: 1 (with its child 2) before 3 (same stream), the tail launch 9 after
+  // everything; the parent's own 0 may come anywhere before 9 on a GPU, where children start
+  // while their parent still runs. The simulator runs the parent first.
   CHECK(next == 5, "%d tags", next);
-  for (int i = 0; i < 5 && i < next; ++i)
-    CHECK(order[i] == expected[i], "tag %d is %d, expected %d", i, order[i], expected[i]);
+  int without0[5], m = 0;
+  for (int i = 0; i < next && i < 5; ++i)
+    if (order[i] != 0)
+      without0[m++] = order[i];
+  CHECK(m == 4 && without0[0] == 1 && without0[1] == 2 && without0[2] == 3 && order[4] == 9,
+        "order %d %d %d %d %d", order[0], order[1], order[2], order[3], order[4]);
+  if (!onHardware())
+    CHECK(order[0] == 0, "the parent ran after a child: order %d %d %d %d %d", order[0],
+          order[1], order[2], order[3], order[4]);
 
   int *codes;
   CHECK_MUSA(musaMallocManaged(&codes, 8 * sizeof(int)));

@@ -1,4 +1,6 @@
-; GpuArithmetic: a C cast from float to int saturates (fptosi.sat/fptoui.sat, PTX's cvt.rzi);
+; GpuArithmetic: a C cast from float to int saturates (fptosi.sat/fptoui.sat, PTX's cvt.rzi), a
+; char or short destination through a 32-bit conversion and its low bits, and a double to int
+; conversion gives the top bit for NaN (as the H200 does);
 ; division and remainder by a divisor that may be 0 (or -1, signed) never trap: all ones for
 ; 0, -x and 0 for -1; shifts by an amount that may reach the width give 0 (shl, lshr) or the
 ; sign (ashr). Constant divisors and amounts in range stay as they are.
@@ -13,11 +15,20 @@ define i32 @casts(float %f, ptr %out) {
   %r = add i32 %s, %w
   ret i32 %r
 }
+define i32 @dcast(double %d) {
+  %s = fptosi double %d to i32
+  ret i32 %s
+}
 ; CHECK-LABEL: define i32 @casts(
 ; CHECK: %s = call i32 @llvm.fptosi.sat.i32.f32(float %f)
-; CHECK: %u = call i8 @llvm.fptoui.sat.i8.f32(float %f)
+; CHECK: [[W:%.*]] = call i32 @llvm.fptoui.sat.i32.f32(float %f)
+; CHECK: %u = trunc i32 [[W]] to i8
 ; CHECK-NOT: fptosi
 ; CHECK-NOT: fptoui
+; CHECK-LABEL: define i32 @dcast(
+; CHECK: [[SAT:%.*]] = call i32 @llvm.fptosi.sat.i32.f64(double %d)
+; CHECK: [[NAN:%.*]] = fcmp uno double %d, %d
+; CHECK: %s = select i1 [[NAN]], i32 -2147483648, i32 [[SAT]]
 
 define i32 @divisions(i32 %x, i32 %d) {
   %q = sdiv i32 %x, %d
