@@ -36,7 +36,8 @@ static __device__ __forceinline__ void __musa_sim_grid_sync(void) {
 static __device__ __forceinline__ int __musa_sim_grid_valid(void) { return 1; }
 #else
 extern "C" __device__ void __musa_sim_grid_sync(void);
-/* Whether the running launch is cooperative (grid.sync() allowed there). */
+/* Whether grid.sync() can work in the running launch: a cooperative one, or any whose grid
+ * the device holds at once (the H200 answers true for an ordinary <<<2, 32>>> launch). */
 extern "C" __device__ int __musa_sim_grid_valid(void);
 #endif
 namespace cooperative_groups {

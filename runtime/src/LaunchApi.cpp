@@ -162,13 +162,14 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
                    (unsigned long long)config.grid.count());
     return musaErrorCooperativeLaunchTooLarge;
   }
-  // A kernel that waits for values other threads write, on a grid the device holds at once:
-  // any block may wait for any other (a persistent kernel's own grid barrier), so the blocks
-  // run together. Larger grids run in order, so a block may wait for earlier ones (decoupled
+  // A kernel that waits for values other threads write, or calls grid.sync(), on a grid the
+  // device holds at once: any block may wait for any other (a persistent kernel's own grid
+  // barrier; grid.sync() works in an ordinary launch on the H200), so the blocks run together. Larger grids run in order, so a block may wait for earlier ones (decoupled
   // look-back); spin locks wait only for a holder that is running.
-  config.allResident = kernel->waitsForOthers && !cooperative &&
-                       config.grid.count() <=
-                           coResidentBlocks(device.profile(), *kernel, block, sharedMem);
+  config.gridFits =
+      config.grid.count() <= coResidentBlocks(device.profile(), *kernel, block, sharedMem);
+  config.allResident =
+      (kernel->waitsForOthers || kernel->gridSyncs) && !cooperative && config.gridFits;
   out.func = func;
   out.grid = grid;
   out.block = block;

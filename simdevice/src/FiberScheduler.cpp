@@ -252,10 +252,12 @@ extern "C" uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, 
 
 extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {
   SimThread &thread = musa::sim::fiberThread(context);
-  if (!musa::sim::launchOf(context).cooperative)
+  const musa::sim::GridLaunch &launch = musa::sim::launchOf(context);
+  if (!launch.cooperative && !launch.allResident)
     musa::sim::raiseDeviceFault(musa::sim::FaultKind::Trap,
-                                "grid.sync() in a kernel not launched with "
-                                "musaLaunchCooperativeKernel");
+                                "grid.sync() in an ordinary launch of more blocks than the "
+                                "device holds at once (on a GPU it would hang): launch it with "
+                                "musaLaunchCooperativeKernel, which refuses such a grid");
   musa::sim::park(thread, musa::sim::ThreadState::AtGrid);
 }
 
@@ -287,7 +289,8 @@ extern "C" void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *context
 }
 
 extern "C" int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *context) {
-  return musa::sim::launchOf(context).cooperative ? 1 : 0;
+  const musa::sim::GridLaunch &launch = musa::sim::launchOf(context);
+  return launch.cooperative || launch.gridFits ? 1 : 0;
 }
 
 extern "C" uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *context) {

@@ -8,11 +8,10 @@
 //      writes results, __threadfence_system(), sets a flag the host polls; the host answers
 //      through another mapped word the kernel polls; 16 rounds.
 //   D: __threadfence_block between two warps of a block, data then flag in shared memory.
-// A and B are launched cooperatively (as written, <<<2, ...>>>, only with an argument, 0 or 1):
-// blocks of an ordinary launch that wait for each other are a simulator limitation (it runs an
-// ordinary grid's blocks one after another on each host worker, so with MUSA_SIM_WORKERS=1 the
-// waiting block never lets the other start and the launch times out);
-// probe_tmp1/repro_grid_barrier_ordinary.mu shows it.
+// A and B run as written, <<<2, ...>>> (the simulator runs the blocks of a kernel that polls
+// for other threads' values together when the device holds its grid at once, as a GPU does;
+// until the eleventh session they timed out and ran cooperatively here); with an argument
+// (0 or 1) the program runs that one alone.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -107,11 +106,7 @@ int main(int argc, char **argv) {
     int *payload, *flags, *result;
     CK(musaMalloc(&payload, 2 * W * 4)); CK(musaMalloc(&flags, 8)); CK(musaMalloc(&result, 4));
     CK(musaMemset(flags, 0, 8));
-    if (only == 0) pingpong<<<2, 32>>>(payload, flags, result);
-    else {   // cooperative: see above
-      void *args[] = {&payload, &flags, &result};
-      CK(musaLaunchCooperativeKernel((void *)pingpong, dim3(2), dim3(32), args, 0, 0));
-    }
+    pingpong<<<2, 32>>>(payload, flags, result);
     CK(musaGetLastError());
     CK(musaDeviceSynchronize());
     int got; CK(musaMemcpy(&got, result, 4, musaMemcpyDeviceToHost));
@@ -124,12 +119,7 @@ int main(int argc, char **argv) {
     int *data, *flag, *out;
     CK(musaMalloc(&data, n * 4)); CK(musaMalloc(&flag, 4)); CK(musaMalloc(&out, n * 4));
     CK(musaMemset(flag, 0, 4));
-    int nn = n;
-    if (only == 1) block_publish<<<2, 256>>>(data, flag, out, n);
-    else {   // cooperative: see above
-      void *args[] = {&data, &flag, &out, &nn};
-      CK(musaLaunchCooperativeKernel((void *)block_publish, dim3(2), dim3(256), args, 0, 0));
-    }
+    block_publish<<<2, 256>>>(data, flag, out, n);
     CK(musaGetLastError());
     std::vector<int> h(n);
     CK(musaMemcpy(h.data(), out, n * 4, musaMemcpyDeviceToHost));

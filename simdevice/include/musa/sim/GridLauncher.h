@@ -41,6 +41,7 @@ struct KernelEntry {
   uint32_t maxThreadsPerBlock = 0; // __launch_bounds__; 0 without one
   bool needsFibers = true; // reaches a barrier or warp collective: no plain loop
   bool waitsForOthers = false; // a loop polls for a value another thread writes
+  bool gridSyncs = false;      // reaches grid.sync()
   /// Region loops (kernel-jit's FormBarrierRegions); no entry if the kernel must run as fibers.
   RegionCode regions;
   RegionCode fullRegions; // of the fully instrumented variant (timing model's sampled blocks)
@@ -79,9 +80,12 @@ struct GridLaunch {
   uint32_t cyclesPerInstruction = 1;
   /// musaLaunchCooperativeKernel: all blocks run together so grid.sync() works.
   bool cooperative = false;
-  /// All blocks run together, as in a cooperative launch, without being one (grid_group is
-  /// not valid): a kernel that polls for values other threads write, on a grid that fits on
-  /// the device at once, may wait for any block (a persistent kernel's own grid barrier).
+  /// The device holds every block of the grid at once (what a cooperative launch requires):
+  /// grid_group::is_valid() is then true in any launch, as the H200 answers (CUDA 13).
+  bool gridFits = false;
+  /// All blocks run together, as in a cooperative launch, without being one: a kernel that
+  /// polls for values other threads write or calls grid.sync(), on a grid that fits, may
+  /// wait for any block (a persistent kernel's own grid barrier, grid.sync()).
   bool allResident = false;
   /// The device's heap for malloc()/free() in kernels (null: they return null / fault).
   class DeviceHeap *heap = nullptr;

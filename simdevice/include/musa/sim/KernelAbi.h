@@ -160,7 +160,8 @@ inline constexpr const char *SpinFn = "__musa_sim_spin";
 inline bool isParkBuiltin(std::string_view name) {
   return name == BarrierFn || name == BarrierReduceFn || name == WarpFn;
 }
-/// cooperative_groups' grid_group::is_valid(): int(ctx), 1 in a cooperative launch.
+/// cooperative_groups' grid_group::is_valid(): int(ctx), 1 in a cooperative launch or one
+/// whose grid the device holds at once (GridLaunch::gridFits).
 inline constexpr const char *GridValidFn = "__musa_sim_grid_valid";
 /// What device malloc(n) and free(p) become (the launch's DeviceHeap).
 inline constexpr const char *MallocFn = "__musa_sim_malloc";
