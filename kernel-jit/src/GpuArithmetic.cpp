@@ -9,7 +9,8 @@
 //     llvm.fptoui.sat, with what the H200 measured on top (tests/hardware/semantics_probe*):
 //     NaN gives 0 from float to 32 bits, the top bit alone from double and to 64 bits; char
 //     and short destinations take the low bits of the saturated 32-bit conversion.
-//   - integer division and remainder by zero: PTX gives all ones; x86's idiv traps, which
+//   - integer division and remainder by zero: x / 0 is all ones (a 64-bit dividend below 2^32
+//     gives 0xffffffff) and x % 0 is x, as measured on the H200; x86's idiv traps, which
 //     would end the launch (SIGFPE). INT_MIN / -1 (which also traps on x86) gives INT_MIN and
 //     its remainder 0, as the GPU's wrapping arithmetic does.
 //   - shifts by the width or more: PTX's shl/shr clamp the amount (shl and shr.u give 0, shr.s
@@ -57,7 +58,15 @@ Value *lowerDivision(BinaryOperator &I) {
   Value *q = b.CreateBinOp(I.getOpcode(), x, safe); // a new instruction: no `exact` flag
   if (minusOne && isDiv) // x / -1 = -x, wrapping (INT_MIN / -1 = INT_MIN); x % -1 = x % 1 = 0
     q = b.CreateSelect(minusOne, b.CreateSub(Constant::getNullValue(T), x), q);
-  return b.CreateSelect(zero, Constant::getAllOnesValue(T), q);
+  if (!isDiv) // x % 0 is x
+    return b.CreateSelect(zero, x, q);
+  // x / 0: all ones, except in 64 bits for a dividend below 2^32 (nvcc's 64-bit division takes
+  // its 32-bit path then): 0xffffffff, as the H200 and H100 give for 7 / 0, signed or not.
+  Value *byZero = Constant::getAllOnesValue(T);
+  if (T->getScalarSizeInBits() == 64)
+    byZero = b.CreateSelect(b.CreateICmpULT(x, ConstantInt::get(T, 1ull << 32)),
+                            ConstantInt::get(T, 0xffffffffull), byZero);
+  return b.CreateSelect(zero, byZero, q);
 }
 
 Value *lowerShift(BinaryOperator &I) {

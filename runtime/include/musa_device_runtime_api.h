@@ -12,8 +12,7 @@
  *
  * Device code also has musaGetLastError/musaPeekAtLastError (the launching thread's last
  * device-side launch error), musaGetErrorName/musaGetErrorString, musaMalloc/musaFree (the
- * device heap), musaStreamCreateWithFlags/musaStreamDestroy (device streams must be
- * musaStreamNonBlocking) and musaEventCreateWithFlags/musaEventRecord/musaStreamWaitEvent/
+ * device heap), musaStreamCreateWithFlags/musaStreamDestroy and musaEventCreateWithFlags/musaEventRecord/musaStreamWaitEvent/
  * musaEventDestroy (device events must be musaEventDisableTiming). */
 #ifndef __MUSA_DEVICE_RUNTIME_API_H__
 #define __MUSA_DEVICE_RUNTIME_API_H__
@@ -104,7 +103,8 @@ static __device__ unsigned long long __musa_sim_device_streams;
 __device__ inline musaError_t musaStreamCreateWithFlags(musaStream_t *stream, unsigned int flags) {
   if (!stream)
     return musaErrorInvalidValue;
-  if (flags != musaStreamNonBlocking) /* as CUDA: device streams must be non-blocking */
+  /* CUDA documents musaStreamNonBlocking as required; the H100 accepts the default too. */
+  if (flags != musaStreamNonBlocking && flags != musaStreamDefault)
     return musaErrorInvalidValue;
   unsigned long long n = atomicAdd(&__musa_sim_device_streams, 1ull);
   *stream = (musaStream_t)(size_t)(0x1000 + 16 * n);

@@ -30,14 +30,12 @@ struct PreparedLaunch {
   sim::GridLaunch config;
   std::shared_ptr<ArgumentCopy> args;
 
-  /// Runs the grid to completion on the calling thread; a fault becomes the device's sticky
-  /// error (and nothing runs once one is set).
+  /// Runs the grid to completion on the calling thread, then the grids its kernels launched
+  /// (musa/sim/ChildGrids.h); a fault becomes the device's sticky error (and nothing runs once
+  /// one is set).
   /// `graphNode`: a kernel node of an executable graph (its launch overhead is
   /// graph_kernel_node_us).
   void run(bool graphNode = false) const;
-  /// Dynamic parallelism: 0 for a grid the host launched, the parent's depth + 1 for a grid a
-  /// kernel launched (run after its parent, musa/sim/ChildGrids.h).
-  uint32_t depth = 0;
   /// Graph kernel nodes: the node's own priority (musaLaunchAttributePriority), used when the
   /// graph was instantiated with UseNodePriority; otherwise the launching stream's applies.
   int nodePriority = 0;
@@ -49,8 +47,10 @@ private:
   /// The timing model's estimate of the finished grid, charged to the device's clock.
   void chargeKernel(const sim::GridLaunch &launch, sim::KernelCounters &counters,
                     bool graphNode) const;
-  /// A grid this one launched from device code, with its own children.
-  void runChild(sim::ChildGrids::Child &child) const;
+  /// The grid alone; returns the grids its kernels launched, in the order they run.
+  std::vector<sim::ChildGrids::Child> runGrid(bool graphNode) const;
+  /// A grid launched from device code (alone); returns its own children.
+  std::vector<sim::ChildGrids::Child> runChild(sim::ChildGrids::Child &child) const;
 };
 
 /// How graph kernel nodes choose their priority during one graph launch (set by the stream

@@ -198,8 +198,35 @@ GraphLaunchPriority graphLaunchPriority() {
 }
 
 void PreparedLaunch::run(bool graphNode) const {
+  std::vector<sim::ChildGrids::Child> children = runGrid(graphNode);
+  // Grids device code launched, depth first: each child's own children run before the next
+  // child (a stack, the next to run on top, so a chain of any depth needs no recursion; a
+  // marker under a child's children takes it off the pending count once they are done).
+  struct Step {
+    sim::ChildGrids::Child child;
+    bool done = false;
+  };
+  std::vector<Step> stack;
+  auto push = [&stack](std::vector<sim::ChildGrids::Child> &&list) {
+    for (auto it = list.rbegin(); it != list.rend(); ++it)
+      stack.push_back({std::move(*it), false});
+  };
+  push(std::move(children));
+  while (!stack.empty()) {
+    Step step = std::move(stack.back());
+    stack.pop_back();
+    if (step.done) {
+      --device->pendingDeviceLaunches;
+      continue;
+    }
+    stack.push_back({{}, true});
+    push(runChild(step.child));
+  }
+}
+
+std::vector<sim::ChildGrids::Child> PreparedLaunch::runGrid(bool graphNode) const {
   if (device->stickyError())
-    return; // a fault earlier in the device's life: the GPU runs nothing more
+    return {}; // a fault earlier in the device's life: the GPU runs nothing more
   sim::GridLaunch launch = config;
   launch.args = args->pointers.data();
   const sim::DeviceProfile &profile = device->profile();
@@ -216,7 +243,7 @@ void PreparedLaunch::run(bool graphNode) const {
     std::lock_guard lock(device->limitsMutex);
     pendingLimit = device->limits.pendingLaunchCount;
   }
-  sim::ChildGrids children(profile, depth, pendingLimit);
+  sim::ChildGrids children(profile, device->pendingDeviceLaunches, pendingLimit);
   launch.children = &children;
   sim::LaunchOutcome outcome = sim::runGrid(launch);
   if (!outcome.ok()) {
@@ -225,16 +252,15 @@ void PreparedLaunch::run(bool graphNode) const {
     if (outcome.fault != sim::FaultKind::Assert || std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: %s\n", outcome.message.c_str());
     device->setStickyError(errorFor(outcome.fault));
-    return;
+    return {}; // its children do not run
   }
   if (counters)
     chargeKernel(launch, *counters, graphNode);
   // The grid's launch completes once its children have (musa/sim/ChildGrids.h).
-  for (sim::ChildGrids::Child &child : children.take())
-    runChild(child);
+  return children.take();
 }
 
-void PreparedLaunch::runChild(sim::ChildGrids::Child &child) const {
+std::vector<sim::ChildGrids::Child> PreparedLaunch::runChild(sim::ChildGrids::Child &child) const {
   const sim::KernelEntry *kernel = nullptr;
   const void *stub = nullptr;
   musaError_t e = FatBinaryRegistry::get().findSiblingKernel(*config.kernel, child.kernel,
@@ -253,10 +279,9 @@ void PreparedLaunch::runChild(sim::ChildGrids::Child &child) const {
     std::fprintf(stderr, "musa-sim: device-side launch of '%s' by '%s' did not run: %s\n",
                  sim::demangle(child.kernel).c_str(), sim::demangle(config.kernel->name).c_str(),
                  musaGetErrorString(e));
-    return;
+    return {};
   }
-  next.depth = depth + 1;
-  next.run();
+  return next.runGrid(false);
 }
 
 void PreparedLaunch::chargeKernel(const sim::GridLaunch &launch, sim::KernelCounters &counters,

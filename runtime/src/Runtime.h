@@ -301,6 +301,9 @@ public:
   sim::DeviceHeap heap{*memory_, HeapAllocation};
   std::mutex limitsMutex;
   DeviceLimits limits;
+  /// Grids device code launched that have not completed (with their own children), against
+  /// musaLimitDevRuntimePendingLaunchCount (musa/sim/ChildGrids.h).
+  std::atomic<size_t> pendingDeviceLaunches{0};
 };
 
 class Runtime {

@@ -4,6 +4,7 @@
 #include "musa/sim/BlockExecutor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,8 +34,6 @@ int32_t ChildGrids::add(const ThreadContext &thread, const char *kernel, const u
                         uint32_t count) {
   if (!kernel)
     return fail(thread, InvalidDeviceFunction);
-  if (depth_ + 1 >= MaxDepth)
-    return fail(thread, MaxDepthExceeded);
   Child child;
   child.grid = {config[0], config[1], config[2]};
   child.block = {config[3], config[4], config[5]};
@@ -62,15 +61,12 @@ int32_t ChildGrids::add(const ThreadContext &thread, const char *kernel, const u
     child.args.push_back(next);
     next += (sizes[i] + slot - 1) / slot * slot;
   }
-  {
-    std::lock_guard lock(mutex_);
-    if (children_.size() >= pendingLimit_) {
-      errors_[{linearBlock(thread), linearThread(thread)}] = PendingCountExceeded;
-      anyError_ = true;
-      return PendingCountExceeded;
-    }
-    children_.push_back(std::move(child));
+  if (pending_.fetch_add(1) >= pendingLimit_) {
+    --pending_;
+    return fail(thread, PendingCountExceeded);
   }
+  std::lock_guard lock(mutex_);
+  children_.push_back(std::move(child));
   return Success;
 }
 

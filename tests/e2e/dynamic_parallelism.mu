@@ -79,7 +79,8 @@ __global__ void errors(int *codes, int depth) {
   codes[1] = musaGetLastError();
   codes[2] = musaGetLastError(); // cleared
   musaStream_t s;
-  codes[3] = musaStreamCreateWithFlags(&s, musaStreamDefault); // device streams: non-blocking
+  codes[3] = musaStreamCreateWithFlags(&s, musaStreamDefault); // accepted, as on the H100
+  codes[4] = musaStreamCreateWithFlags(&s, 7);
 }
 __global__ void deep(int depth, int *reached, int *code) {
   atomicMax(reached, depth);
@@ -231,22 +232,29 @@ int main() {
   errors<<<1, 1>>>(codes, 0);
   CHECK_MUSA(musaDeviceSynchronize());
   CHECK(codes[0] == musaErrorInvalidConfiguration && codes[1] == musaErrorInvalidConfiguration &&
-            codes[2] == musaSuccess && codes[3] == musaErrorInvalidValue,
+            codes[2] == musaSuccess && codes[3] == musaSuccess,
         "device-side errors %d %d %d %d", codes[0], codes[1], codes[2], codes[3]);
+  if (!onHardware()) // not tried on a GPU
+    CHECK(codes[4] == musaErrorInvalidValue, "device stream flags 7: %d", codes[4]);
   int *reached;
   CHECK_MUSA(musaMallocManaged(&reached, 2 * sizeof(int)));
   reached[0] = reached[1] = 0;
   deep<<<1, 1>>>(0, reached, reached + 1);
   CHECK_MUSA(musaDeviceSynchronize());
-  // Depths 0..23 run; the grid at depth 23 cannot launch another.
-  CHECK(reached[0] == 23 && reached[1] == musaErrorLaunchMaxDepthExceeded, "deepest %d, error %d",
-        reached[0], reached[1]);
+  // As the H100 ran it: no nesting limit of its own; the grid at depth 2048 has 2048 launches
+  // pending above it (each completes only with its children), the default limit.
+  CHECK(reached[0] == 2048 && reached[1] == musaErrorLaunchPendingCountExceeded,
+        "deepest %d, error %d", reached[0], reached[1]);
   CHECK_MUSA(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 4));
   many<<<1, 1>>>(codes);
   CHECK_MUSA(musaDeviceSynchronize());
-  for (int i = 0; i < 6; ++i)
-    CHECK(codes[i] == (i < 4 ? musaSuccess : musaErrorLaunchPendingCountExceeded),
-          "launch %d of 6 with 4 pending allowed: %d", i, codes[i]);
+  // The simulator's children wait for their parent, so all six are pending at once; on the
+  // H100 all six launched (its children may start while the parent runs, or its pool holds
+  // more than the limit asks), so this is the simulator's answer only.
+  if (!onHardware())
+    for (int i = 0; i < 6; ++i)
+      CHECK(codes[i] == (i < 4 ? musaSuccess : musaErrorLaunchPendingCountExceeded),
+            "launch %d of 6 with 4 pending allowed: %d", i, codes[i]);
   CHECK_MUSA(musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 2048));
 
   memset(codes, 0xff, 8 * sizeof(int));

@@ -1,8 +1,8 @@
 ; GpuArithmetic: a C cast from float to int saturates (fptosi.sat/fptoui.sat, PTX's cvt.rzi), a
 ; char or short destination through a 32-bit conversion and its low bits, and a double to int
 ; conversion gives the top bit for NaN (as the H200 does);
-; division and remainder by a divisor that may be 0 (or -1, signed) never trap: all ones for
-; 0, -x and 0 for -1; shifts by an amount that may reach the width give 0 (shl, lshr) or the
+; division and remainder by a divisor that may be 0 (or -1, signed) never trap: all ones and x
+; for 0, -x and 0 for -1; shifts by an amount that may reach the width give 0 (shl, lshr) or the
 ; sign (ashr). Constant divisors and amounts in range stay as they are.
 ; PASSES: musa-gpu-arithmetic
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -50,7 +50,7 @@ define i32 @divisions(i32 %x, i32 %d) {
 ; CHECK: [[UZERO:%.*]] = icmp eq i32 %d, 0
 ; CHECK: [[USAFE:%.*]] = select i1 [[UZERO]], i32 1, i32 %d
 ; CHECK: [[R:%.*]] = urem i32 %x, [[USAFE]]
-; CHECK: %r = select i1 [[UZERO]], i32 -1, i32 [[R]]
+; CHECK: %r = select i1 [[UZERO]], i32 %x, i32 [[R]]
 ; CHECK: %k = udiv i32 %x, 7
 
 define i32 @shifts(i32 %x, i32 %n) {

@@ -30,14 +30,10 @@ public:
     Success = 0,
     InvalidValue = 1,           // musaErrorInvalidValue
     InvalidConfiguration = 9,   // musaErrorInvalidConfiguration
-    MaxDepthExceeded = 65,      // musaErrorLaunchMaxDepthExceeded
     PendingCountExceeded = 69,  // musaErrorLaunchPendingCountExceeded
     InvalidDeviceFunction = 98, // musaErrorInvalidDeviceFunction
     NotSupported = 801,         // musaErrorNotSupported
   };
-  /// Nesting CUDA allows: a grid launched at depth 24 cannot launch.
-  static constexpr uint32_t MaxDepth = 24;
-
   struct Child {
     std::string kernel; // device (mangled) name
     Dim3 grid, block;
@@ -49,10 +45,15 @@ public:
     std::vector<void *> args; // each argument's copy, in storage
   };
 
-  /// `depth`: the launching grid's nesting (0 for a grid the host launched); `pendingLimit`:
-  /// musaLimitDevRuntimePendingLaunchCount.
-  ChildGrids(const DeviceProfile &profile, uint32_t depth, size_t pendingLimit)
-      : profile_(profile), depth_(depth), pendingLimit_(pendingLimit) {}
+  /// `pending`: the device's count of grids device code launched that have not completed
+  /// (each child adds one when launched; whoever runs it takes it off once it and its own
+  /// children are done); `pendingLimit`: musaLimitDevRuntimePendingLaunchCount. The GPU
+  /// enforces no other nesting limit (the H100 ran a chain of 2048 grids, each launching the
+  /// next, and refused the 2049th as pending past the limit).
+  ChildGrids(const DeviceProfile &profile, std::atomic<size_t> &pending, size_t pendingLimit)
+      : profile_(profile), pending_(pending), pendingLimit_(pendingLimit) {}
+  /// A grid that faulted: its children will not run (they stop counting as pending).
+  ~ChildGrids() { pending_ -= children_.size(); }
 
   /// From a thread of the grid (any worker, concurrently): Success, or the error the launch
   /// returns to that thread (also its last error).
@@ -63,13 +64,12 @@ public:
   int32_t lastError(const ThreadContext &thread, bool reset);
   /// After the grid: the children in the order they run.
   std::vector<Child> take();
-  uint32_t depth() const { return depth_; }
 
 private:
   int32_t fail(const ThreadContext &thread, int32_t error);
 
   const DeviceProfile &profile_;
-  const uint32_t depth_;
+  std::atomic<size_t> &pending_;
   const size_t pendingLimit_;
   std::mutex mutex_;
   std::vector<Child> children_;
