@@ -103,7 +103,7 @@ __global__ void labeled(LabOut *o) {
   // The reductions above take a different number of shuffle rounds in groups of different
   // sizes; CUDA only promises that the warp is converged again after a __syncwarp, and without
   // one the simulator's coalesced_threads() below gives the even lanes of each binary_partition
-  // group by themselves (probe_tmp1/repro_coalesced_after_partition.mu), where hardware
+  // group by themselves (repros/repro_coalesced_after_partition.mu), where hardware
   // normally gives all the even lanes of the 32-lane slice.
   t32.sync();
   if (v % 2 == 0) {
@@ -285,7 +285,7 @@ int main() {
     int *d; CK(musaMalloc(&d, NT * 4));
     std::vector<int> h(NT);
     // Tiles wider than the warp (CUDA 12 allows them) are a simulator limitation: they trap
-    // with a message (probe_tmp1/repro_cg_big_tile.mu, repro_cg_tile256.mu), so only the sizes
+    // with a message (repros/repro_cg_big_tile.mu, repro_cg_tile256.mu), so only the sizes
     // within the warp run (both on 128-lane warps, none on 32-lane ones).
     int sizes[2] = {64, 128};
     for (int si = 0; si < 2; ++si) {

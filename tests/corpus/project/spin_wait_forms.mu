@@ -9,7 +9,7 @@
 // Argument: the form to run; without, all (each in its own launch) except forms 3 and 4, two
 // simulator limitations: a poll inside a __noinline__ function and a poll whose address moves
 // are not recognised as spin loops, so the waiting warp never lets its producer run and the
-// launch hangs (probe_tmp1/repro_spin_noinline.mu, repro_spin_moving_index.mu show them).
+// launch hangs (repros/repro_spin_noinline.mu, repro_spin_moving_index.mu show them).
 #include <cstdio>
 #include <cstdlib>
 
