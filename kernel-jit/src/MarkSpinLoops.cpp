@@ -26,10 +26,11 @@
 //
 // Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
 // from 0 each time the loop is entered; `!musa.spin.waits` when the loop waits for a value
-// rather than trying to take a lock, so the kernel may wait for any block of its grid): the simdevice builtin parks the fiber so the others
-// run (and ends the launch with musaErrorLaunchTimeout when one loop has waited past the
-// spin limit, a deadlock on hardware). A kernel that reaches the call runs as fibers
-// (EmitKernelThunks marks it, FormBarrierRegions leaves it). A loop that also reaches a
+// rather than trying to take a lock, so the kernel may wait for any block of its grid): the
+// simdevice builtin parks the fiber so the others run (and ends the launch with
+// musaErrorLaunchTimeout when one loop has waited past the spin limit, a deadlock on
+// hardware). A kernel that reaches the call runs as fibers (EmitKernelThunks marks it,
+// FormBarrierRegions leaves it). A loop that also reaches a
 // barrier or warp collective yields there already and is left alone.
 #include "musa/jit/DeviceLowering.h"
 

@@ -6,14 +6,15 @@
  * stream)(args)` (below) before the device pass. The kernel's arguments are converted to its
  * parameter types and copied at the launch; the child grid runs after its parent grid, before
  * the parent's launch counts as complete (a parent cannot wait for its children: device-side
- * musaDeviceSynchronize went with CUDA 12's CDP2, see the end of this file). Children of one block on the same stream
- * run in launch order, each with its own children before the next; tail launches
- * (musaStreamTailLaunch) after all of the parent's other children.
+ * musaDeviceSynchronize went with CUDA 12's CDP2, see the end of this file). Children of one
+ * block on the same stream run in launch order, each with its own children before the next;
+ * tail launches (musaStreamTailLaunch) after all of the parent's other children.
  *
  * Device code also has musaGetLastError/musaPeekAtLastError (the launching thread's last
  * device-side launch error), musaGetErrorName/musaGetErrorString, musaMalloc/musaFree (the
- * device heap), musaStreamCreateWithFlags/musaStreamDestroy and musaEventCreateWithFlags/musaEventRecord/musaStreamWaitEvent/
- * musaEventDestroy (device events must be musaEventDisableTiming). */
+ * device heap), musaStreamCreateWithFlags/musaStreamDestroy and musaEventCreateWithFlags/
+ * musaEventRecord/musaStreamWaitEvent/musaEventDestroy (device events must be
+ * musaEventDisableTiming). */
 #ifndef __MUSA_DEVICE_RUNTIME_API_H__
 #define __MUSA_DEVICE_RUNTIME_API_H__
 

@@ -155,8 +155,10 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
                                  : "block larger than the kernel's __launch_bounds__");
     return musaErrorInvalidValue;
   }
-  if (cooperative &&
-      config.grid.count() > coResidentBlocks(device.profile(), *kernel, block, sharedMem)) {
+  // Whether the device holds every block at once: what a cooperative launch requires.
+  config.gridFits =
+      config.grid.count() <= coResidentBlocks(device.profile(), *kernel, block, sharedMem);
+  if (cooperative && !config.gridFits) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: cooperative grid of %llu blocks cannot be co-resident\n",
                    (unsigned long long)config.grid.count());
@@ -164,10 +166,9 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
   }
   // A kernel that waits for values other threads write, or calls grid.sync(), on a grid the
   // device holds at once: any block may wait for any other (a persistent kernel's own grid
-  // barrier; grid.sync() works in an ordinary launch on the H200), so the blocks run together. Larger grids run in order, so a block may wait for earlier ones (decoupled
+  // barrier; grid.sync() works in an ordinary launch on the H200), so the blocks run
+  // together. Larger grids run in order, so a block may wait for earlier ones (decoupled
   // look-back); spin locks wait only for a holder that is running.
-  config.gridFits =
-      config.grid.count() <= coResidentBlocks(device.profile(), *kernel, block, sharedMem);
   config.allResident =
       (kernel->waitsForOthers || kernel->gridSyncs) && !cooperative && config.gridFits;
   out.func = func;
