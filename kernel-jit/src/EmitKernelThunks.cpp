@@ -13,8 +13,7 @@
 // A byval parameter (struct passed by value) receives args[i] itself: the callee copies it.
 // needsFibers has FactNeedsFibers when the kernel's call tree reaches a barrier, a warp
 // collective, a spin loop (MarkSpinLoops) or an indirect call (which might reach one), and
-// FactWaits when it reaches a spin loop that waits for a value another thread writes,
-// FactGridSync when it reaches grid.sync().
+// FactWaits when it reaches a spin loop that waits for a value another block may write.
 #include "musa/jit/DeviceLowering.h"
 
 #include "ThreadLoop.h"
@@ -46,8 +45,6 @@ uint32_t fiberFacts(Function &K) {
         name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn ||
         name == sim::abi::GridSyncFn || name == sim::abi::SpinFn)
       facts |= FactNeedsFibers; // on: a waiting spin loop may still be found
-    if (name == sim::abi::GridSyncFn)
-      facts |= FactGridSync;
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);
       if (!call)

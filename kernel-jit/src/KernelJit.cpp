@@ -816,7 +816,6 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.staticSharedBytes = f->staticSharedBytes;
   out.needsFibers = (f->needsFibers & FactNeedsFibers) != 0;
   out.waitsForOthers = (f->needsFibers & FactWaits) != 0;
-  out.gridSyncs = (f->needsFibers & FactGridSync) != 0;
   out.maxThreadsPerBlock = f->maxThreadsPerBlock;
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));

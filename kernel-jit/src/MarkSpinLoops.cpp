@@ -25,8 +25,9 @@
 // Not seen: a poll inside a function the loop calls (not inlined).
 //
 // Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
-// from 0 each time the loop is entered; `!musa.spin.waits` when the loop waits for a value
-// rather than trying to take a lock, so the kernel may wait for any block of its grid): the
+// from 0 each time the loop is entered; `!musa.spin.waits` when the loop waits for a value in
+// global or generic memory rather than for a lock or for shared memory, so the kernel may wait
+// for another block of its grid): the
 // simdevice builtin parks the fiber so the others run (and ends the launch with
 // musaErrorLaunchTimeout when one loop has waited past the spin limit, a deadlock on
 // hardware). A kernel that reaches the call runs as fibers (EmitKernelThunks marks it,
@@ -91,9 +92,30 @@ bool sameEveryTrip(const Value *address, const Loop &L, unsigned depth = 0) {
   return true;
 }
 
-/// What a spin loop does each trip: waits for a value (reads, or read-modify-writes that
-/// change nothing) or tries to take a lock (a compare-and-swap or exchange of fixed values).
-enum class Spin { None, Lock, Wait };
+/// What a spin loop waits for: a lock (a compare-and-swap or exchange of fixed values, held
+/// by a thread that is running) or a value in the block's shared memory (Block: what it waits
+/// for runs in its own block), or a value in memory other blocks may write (Grid: a read, or a
+/// read-modify-write that changes nothing, of global or generic memory).
+enum class Spin { None, Block, Grid };
+
+/// Whether `I` accesses the block's shared memory (an address from the context's shared or
+/// dynamic shared base, as LowerSharedMemory forms them).
+bool accessesShared(const Instruction &I) {
+  const Value *pointer = getLoadStorePointerOperand(&I);
+  if (!pointer)
+    if (auto *rmw = dyn_cast<AtomicRMWInst>(&I))
+      pointer = rmw->getPointerOperand();
+  auto *base = pointer ? dyn_cast<LoadInst>(getUnderlyingObject(pointer)) : nullptr;
+  if (!base)
+    return false;
+  const Function *F = I.getFunction();
+  const Argument *ctx = getContextArg(const_cast<Function &>(*F));
+  int64_t offset = 0;
+  const Value *field = GetPointerBaseWithConstantOffset(base->getPointerOperand(), offset,
+                                                        F->getDataLayout());
+  return ctx && field == ctx &&
+         (offset == sim::abi::SharedOffset || offset == sim::abi::DynamicSharedOffset);
+}
 
 /// Whether `I`, inside loop `L`, reads a location that stays the same over the loop in a way
 /// another thread's write can change between trips (see the file comment).
@@ -125,7 +147,7 @@ bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
 }
 
 /// Whether a branch of `L` (an exit, or the `if` that decides whether a trip got anywhere)
-/// depends, through values computed in the loop, on a polled read, and of which kind.
+/// depends, through values computed in the loop, on a polled read, and what it waits for.
 Spin spinKind(const Loop &L, const LoopInfo &LI) {
   bool hasFence = false;
   for (BasicBlock *B : L.blocks())
@@ -154,9 +176,9 @@ Spin spinKind(const Loop &L, const LoopInfo &LI) {
       bool takes = isa<AtomicCmpXchgInst>(I) ||
                    (isa<AtomicRMWInst>(I) &&
                     cast<AtomicRMWInst>(I)->getOperation() == AtomicRMWInst::Xchg);
-      if (!takes)
-        return Spin::Wait;
-      kind = Spin::Lock;
+      if (!takes && !accessesShared(*I))
+        return Spin::Grid;
+      kind = Spin::Block;
       continue;
     }
     if (isa<LoadInst>(I) || isa<CallBase>(I))
@@ -206,7 +228,7 @@ PreservedAnalyses MarkSpinLoopsPass::run(Module &M, ModuleAnalysisManager &) {
       if (Spin kind = spinKind(*L, LI); kind != Spin::None)
         spins.push_back({L, kind});
     for (auto [L, kind] : spins)
-      instrument(*L, spin, ctx, kind == Spin::Wait);
+      instrument(*L, spin, ctx, kind == Spin::Grid);
     changed |= !spins.empty();
   }
   if (auto *declared = dyn_cast<Function>(spin.getCallee()); declared && declared->use_empty())

@@ -36,8 +36,9 @@ static __device__ __forceinline__ void __musa_sim_grid_sync(void) {
 static __device__ __forceinline__ int __musa_sim_grid_valid(void) { return 1; }
 #else
 extern "C" __device__ void __musa_sim_grid_sync(void);
-/* Whether grid.sync() can work in the running launch: a cooperative one, or any whose grid
- * the device holds at once (the H200 answers true for an ordinary <<<2, 32>>> launch). */
+/* grid_group::is_valid(): true in a cooperative launch and in any whose grid the device holds
+ * at once, as the H200 answers for an ordinary <<<2, 32>>> launch (grid.sync() still needs a
+ * cooperative launch: an ordinary one's ends the launch). */
 extern "C" __device__ int __musa_sim_grid_valid(void);
 #endif
 namespace cooperative_groups {

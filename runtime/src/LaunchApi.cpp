@@ -164,13 +164,15 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
                    (unsigned long long)config.grid.count());
     return musaErrorCooperativeLaunchTooLarge;
   }
-  // A kernel that waits for values other threads write, or calls grid.sync(), on a grid the
-  // device holds at once: any block may wait for any other (a persistent kernel's own grid
-  // barrier; grid.sync() works in an ordinary launch on the H200), so the blocks run
-  // together. Larger grids run in order, so a block may wait for earlier ones (decoupled
-  // look-back); spin locks wait only for a holder that is running.
-  config.allResident =
-      (kernel->waitsForOthers || kernel->gridSyncs) && !cooperative && config.gridFits;
+  // A kernel that waits for values other blocks write, on a grid the device holds at once:
+  // any block may wait for any other (a persistent kernel's own grid barrier), so the blocks
+  // run together, every thread a fiber of one scheduler; up to WaitingGridThreads threads:
+  // beyond, that costs seconds and gigabytes (270,000 fibers) where the ordinary path, which
+  // starts blocks in order, serves the common waits on earlier blocks (decoupled look-back).
+  // Spin locks and waits on shared memory need no other block (MarkSpinLoops).
+  constexpr uint64_t WaitingGridThreads = 65536;
+  config.allResident = !cooperative && config.gridFits && kernel->waitsForOthers &&
+                       config.grid.count() * config.block.count() <= WaitingGridThreads;
   out.func = func;
   out.grid = grid;
   out.block = block;

@@ -252,12 +252,10 @@ extern "C" uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, 
 
 extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {
   SimThread &thread = musa::sim::fiberThread(context);
-  const musa::sim::GridLaunch &launch = musa::sim::launchOf(context);
-  if (!launch.cooperative && !launch.allResident)
+  if (!musa::sim::launchOf(context).cooperative)
     musa::sim::raiseDeviceFault(musa::sim::FaultKind::Trap,
-                                "grid.sync() in an ordinary launch of more blocks than the "
-                                "device holds at once (on a GPU it would hang): launch it with "
-                                "musaLaunchCooperativeKernel, which refuses such a grid");
+                                "grid.sync() in a kernel not launched with "
+                                "musaLaunchCooperativeKernel");
   musa::sim::park(thread, musa::sim::ThreadState::AtGrid);
 }
 

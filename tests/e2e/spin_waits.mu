@@ -98,7 +98,7 @@ __global__ void casAddAndProbe(double *sum, unsigned *table, unsigned mask, unsi
 
 // A persistent kernel's own grid barrier, without a cooperative launch: every block counts
 // itself in and waits for all the others, twice. It holds on a GPU whose multiprocessors take
-// the whole grid at once (the grid is sized from the occupancy API, as such programs do).
+// the whole grid at once: one block per multiprocessor, as such programs size it.
 __global__ void gridBarrier(unsigned *arrived, int *out) {
   __shared__ unsigned seen;
   for (unsigned round = 1; round <= 2; ++round) {
@@ -217,10 +217,9 @@ int main() {
     CHECK_MUSA(musaFree(claimed));
   }
   {
-    int perSM = 0, sms = 0;
-    CHECK_MUSA(musaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, gridBarrier, 128, 0));
+    int sms = 0;
     CHECK_MUSA(musaDeviceGetAttribute(&sms, musaDevAttrMultiProcessorCount, dev));
-    const int blocks = perSM * sms, threads = blocks * 128;
+    const int blocks = sms, threads = blocks * 128;
     unsigned *arrived = nullptr;
     int *out = nullptr;
     CHECK_MUSA(musaMalloc(&arrived, sizeof(unsigned)));

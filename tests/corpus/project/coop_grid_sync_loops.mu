@@ -2,7 +2,8 @@
 //  - grid_group queries in a 3D cooperative grid with 2D blocks: thread_rank, num_threads,
 //    size, block_rank, num_blocks, dim_blocks, block_index against blockIdx/gridDim arithmetic;
 //  - this_grid().is_valid(): true in a cooperative launch, and in an ordinary one of a grid
-//    the device holds at once (the H200 with CUDA 13 answers true for <<<2, 32>>>);
+//    the device holds at once (the H200 with CUDA 13 answers true for <<<2, 32>>>; grid.sync()
+//    itself is only used in cooperative launches);
 //  - grid.sync() in loops: an odd-even transposition sort over the whole grid (n phases, one
 //    grid.sync each), and power iteration style normalise/iterate with a grid-wide reduction
 //    done by atomics between two grid.syncs, through cg::sync(grid) as well.

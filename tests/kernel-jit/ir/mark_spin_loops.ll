@@ -5,7 +5,9 @@
 ; (@fenced), a volatile load deciding whether a trip got anywhere, at a moving address
 ; (@lookback). Not polls: a CAS retry loop (@casadd: the expected value is the last one read),
 ; linear probing (@probe: the address moves), a work queue (@queue: atomicAdd(next, 1)).
-; PASSES: musa-retarget,musa-add-context,musa-lower-calls,musa-mark-spins,musa-emit-thunks
+; A volatile poll of a __shared__ flag (@sharedflag) is a spin loop that waits only for its
+; own block: no FactWaits, no !musa.spin.waits.
+; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-mark-spins,musa-emit-thunks
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -124,7 +126,21 @@ done:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
+@sflag = internal addrspace(3) global i32 undef, align 4
+
+define void @sharedflag(ptr %out) {
+entry:
+  br label %wait
+wait:
+  %v = load volatile i32, ptr addrspace(3) @sflag
+  %zero = icmp eq i32 %v, 0
+  br i1 %zero, label %wait, label %done
+done:
+  store i32 %v, ptr %out
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
 !0 = !{ptr @flag, !"kernel", i32 1}
 !1 = !{ptr @lock, !"kernel", i32 1}
 !2 = !{ptr @count, !"kernel", i32 1}
@@ -133,6 +149,7 @@ done:
 !5 = !{ptr @probe, !"kernel", i32 1}
 !6 = !{ptr @queue, !"kernel", i32 1}
 !7 = !{ptr @lookback, !"kernel", i32 1}
+!8 = !{ptr @sharedflag, !"kernel", i32 1}
 
 ; The facts' second field is needsFibers: 1 (fibers) for the spin loops, plus 2 (FactWaits) for
 ; those that wait for a value rather than take a lock (whose spin call is !musa.spin.waits);
@@ -145,6 +162,7 @@ done:
 ; CHECK: @__musa_kfacts_probe = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_queue = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_lookback = constant {{.*}} { i64 0, i32 3,
+; CHECK: @__musa_kfacts_sharedflag = constant {{.*}} { i64 {{[0-9]+}}, i32 1,
 ; CHECK-LABEL: define void @flag(
 ; CHECK: wait:
 ; CHECK-NEXT: %spin.trip = phi i64 [ %spin.next, %wait ], [ 0, %entry ]
@@ -165,4 +183,6 @@ done:
 ; CHECK-LABEL: define void @lookback(
 ; CHECK: call void @__musa_sim_spin(
 ; CHECK: call void @__musa_sim_spin(
+; CHECK-LABEL: define void @sharedflag(
+; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx){{$}}
 ; CHECK-LABEL: declare void @__musa_sim_spin(i64, ptr)

@@ -59,12 +59,11 @@ inline constexpr const char *FactsPrefix = "__musa_kfacts_";
 /// Bits of KernelFacts::needsFibers.
 inline constexpr uint32_t FactNeedsFibers = 1; // no plain thread loop
 inline constexpr uint32_t FactWaits = 2; // reaches a spin loop that waits for a value
-inline constexpr uint32_t FactGridSync = 4; // reaches grid.sync()
 /// MarkSpinLoops' mark on the spin call of a loop that waits for a value (not a lock).
 inline constexpr const char *SpinWaitsMetadata = "musa.spin.waits";
 struct KernelFacts {
   uint64_t staticSharedBytes;
-  uint32_t needsFibers; // FactNeedsFibers | FactWaits | FactGridSync
+  uint32_t needsFibers; // FactNeedsFibers | FactWaits
   uint32_t maxThreadsPerBlock; // __launch_bounds__'s first argument; 0 without one
   uint32_t paramCount;
   uint32_t paramSizes[1]; // paramCount entries

@@ -40,8 +40,7 @@ struct KernelEntry {
   uint64_t staticSharedBytes = 0;
   uint32_t maxThreadsPerBlock = 0; // __launch_bounds__; 0 without one
   bool needsFibers = true; // reaches a barrier or warp collective: no plain loop
-  bool waitsForOthers = false; // a loop polls for a value another thread writes
-  bool gridSyncs = false;      // reaches grid.sync()
+  bool waitsForOthers = false; // a loop polls for a value another block may write
   /// Region loops (kernel-jit's FormBarrierRegions); no entry if the kernel must run as fibers.
   RegionCode regions;
   RegionCode fullRegions; // of the fully instrumented variant (timing model's sampled blocks)
@@ -83,9 +82,9 @@ struct GridLaunch {
   /// The device holds every block of the grid at once (what a cooperative launch requires):
   /// grid_group::is_valid() is then true in any launch, as the H200 answers (CUDA 13).
   bool gridFits = false;
-  /// All blocks run together, as in a cooperative launch, without being one: a kernel that
-  /// polls for values other threads write or calls grid.sync(), on a grid that fits, may
-  /// wait for any block (a persistent kernel's own grid barrier, grid.sync()).
+  /// All blocks run together, as in a cooperative launch, without being one (grid.sync()
+  /// still needs a cooperative launch): a kernel that polls for values other blocks write, on
+  /// a grid that fits, may wait for any block (a persistent kernel's own grid barrier).
   bool allResident = false;
   /// The device's heap for malloc()/free() in kernels (null: they return null / fault).
   class DeviceHeap *heap = nullptr;
