@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -127,18 +128,19 @@ bool rewriteLaunchAt(std::string &text, size_t offset, const std::string &templa
     spelledArgs = true;
   }
   size_t calleeEnd = spelledArgs ? i : afterName;
-  i = skipSpace(text, i);
-  if (text.compare(i, 3, "<<<") != 0)
-    return false;
-  size_t configStart = i + 3;
-  size_t configEnd = findClose(text, configStart, ">>>", false);
+  // `open` after spaces from `from`, then its `close`: where the contents start and end.
+  auto enclosed = [&text](size_t from, const char *open, const char *close, size_t &start) {
+    size_t at = skipSpace(text, from);
+    if (text.compare(at, std::strlen(open), open) != 0)
+      return std::string::npos;
+    start = at + std::strlen(open);
+    return findClose(text, start, close, false);
+  };
+  size_t configStart = 0, argsStart = 0;
+  size_t configEnd = enclosed(i, "<<<", ">>>", configStart);
   if (configEnd == std::string::npos)
     return false;
-  i = skipSpace(text, configEnd + 3);
-  if (text.compare(i, 1, "(") != 0)
-    return false;
-  size_t argsStart = i + 1;
-  size_t argsEnd = findClose(text, argsStart, ")", false);
+  size_t argsEnd = enclosed(configEnd + 3, "(", ")", argsStart);
   if (argsEnd == std::string::npos)
     return false;
   std::string callee = text.substr(start, calleeEnd - start);

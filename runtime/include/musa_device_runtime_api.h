@@ -20,6 +20,8 @@
 
 #if defined(__CUDA__) && defined(__cplusplus)
 
+#include "musa_error_text.h"
+
 extern "C" {
 /* The simulator's device-side launch (kernel-jit lowers both to runtime calls): `config` holds
  * grid.x/y/z and block.x/y/z; `args` and `sizes` each argument's address and bytes. */
@@ -62,24 +64,10 @@ __device__ inline musaError_t musaGetLastError(void) { return __musa_device_last
 __device__ inline musaError_t musaPeekAtLastError(void) { return __musa_device_last_error(0); }
 
 __device__ inline const char *musaGetErrorName(musaError_t error) {
-  switch (error) {
-#define MUSA_ERROR_CODE(name, value, text)                                                     \
-  case name:                                                                                 \
-    return #name;
-#include "musa_error_codes.def"
-#undef MUSA_ERROR_CODE
-  }
-  return "unrecognized error code";
+  return __musa_error_text(error, 1);
 }
 __device__ inline const char *musaGetErrorString(musaError_t error) {
-  switch (error) {
-#define MUSA_ERROR_CODE(name, value, text)                                                     \
-  case name:                                                                                 \
-    return text;
-#include "musa_error_codes.def"
-#undef MUSA_ERROR_CODE
-  }
-  return "unrecognized error code";
+  return __musa_error_text(error, 0);
 }
 
 /* Device-side musaMalloc/musaFree take the device heap, as malloc/free in kernels do. */

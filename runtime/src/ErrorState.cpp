@@ -2,6 +2,8 @@
 #include "ApiShell.h"
 #include "Runtime.h"
 
+#include "musa_error_text.h"
+
 namespace musa::rt {
 
 namespace {
@@ -28,26 +30,10 @@ musaError_t lastError(bool reset) {
 }
 
 const char *errorName(musaError_t error) {
-  switch (error) {
-#define MUSA_ERROR_CODE(name, value, text)                                                     \
-  case name:                                                                                 \
-    return #name;
-#include "musa_error_codes.def"
-#undef MUSA_ERROR_CODE
-  }
-  return "unrecognized error code"; // as CUDA documents for cudaGetErrorName
+  return __musa_error_text(error, 1); // "unrecognized error code" as CUDA documents
 }
 
-const char *errorString(musaError_t error) {
-  switch (error) {
-#define MUSA_ERROR_CODE(name, value, text)                                                     \
-  case name:                                                                                 \
-    return text;
-#include "musa_error_codes.def"
-#undef MUSA_ERROR_CODE
-  }
-  return "unrecognized error code";
-}
+const char *errorString(musaError_t error) { return __musa_error_text(error, 0); }
 
 } // namespace musa::rt
 
