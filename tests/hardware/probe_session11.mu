@@ -1,7 +1,8 @@
 // probe_session11.mu: what the eleventh session inferred but did not measure. grid.sync() in an
 // ordinary launch of a grid the GPU holds at once (is_valid() was true there) and of a larger
 // grid's is_valid(); the device heap and printf FIFO limits of a program built without -rdc;
-// a host copy of memory device malloc() returned. Lines `name value`.
+// a host copy of memory device malloc() returned. Lines `name value`; run it with stdbuf -o0
+// (session 11's H100 run died without output). grid.sync() in an ordinary launch comes last.
 #include <cooperative_groups.h>
 #include <cstdio>
 namespace cg = cooperative_groups;
@@ -41,12 +42,7 @@ int main() {
   musaMallocManaged(&out, blocks * 4); musaMallocManaged(&valid, 4);
   for (int i = 0; i < n; ++i) in[i] = i % 10;
   int expect = 0; for (int i = 0; i < n; ++i) expect += in[i];
-  *valid = -1;
-  gridSum<<<blocks, threads>>>(in, partial, out, valid);
-  musaError_t e = musaDeviceSynchronize();
-  int right = 0; for (int b = 0; b < blocks; ++b) right += out[b] == expect;
-  printf("ordinary_grid_sync status %s valid %d blocks_right %d of %d\n", musaGetErrorName(e),
-         *valid, right, blocks);
+  musaError_t e;
   int big = sms * perSM * 4;
   *valid = -1;
   validOnly<<<big, threads>>>(valid);
@@ -78,5 +74,17 @@ int main() {
   e = musaDeviceSetLimit(musaLimitDevRuntimePendingLaunchCount, 4);
   musaDeviceGetLimit(&v, musaLimitDevRuntimePendingLaunchCount);
   printf("pending_set_4 %s reads %zu\n", musaGetErrorName(e), v);
+  // Last (the H100 run of session 11 died without output, probably here): grid.sync() in an
+  // ordinary launch; a fresh context after the reset above.
+  musaMallocManaged(&in, n * 4); musaMallocManaged(&partial, blocks * 4);
+  musaMallocManaged(&out, blocks * 4); musaMallocManaged(&valid, 4);
+  for (int i = 0; i < n; ++i) in[i] = i % 10;
+  fflush(stdout);
+  *valid = -1;
+  gridSum<<<blocks, threads>>>(in, partial, out, valid);
+  e = musaDeviceSynchronize();
+  int right = 0; for (int b = 0; b < blocks; ++b) right += out[b] == expect;
+  printf("ordinary_grid_sync status %s valid %d blocks_right %d of %d\n", musaGetErrorName(e),
+         *valid, right, blocks);
   return 0;
 }
