@@ -106,11 +106,10 @@ Value *lowerFloatToInt(CastInst &I) {
   } else {
     result = b.CreateIntrinsic(id, {to, from}, {x});
   }
-  if (nanGivesTopBit(from, std::max(bits, 32u))) {
-    Constant *top = ConstantInt::get(to, APInt::getSignedMinValue(bits < 32 ? 32 : bits)
-                                             .trunc(bits));
-    result = b.CreateSelect(b.CreateFCmpUNO(x, x), top, result);
-  }
+  // (A narrow destination keeps the low bits of the 32-bit answer, 0 either way.)
+  if (bits >= 32 && nanGivesTopBit(from, bits))
+    result = b.CreateSelect(b.CreateFCmpUNO(x, x),
+                            ConstantInt::get(to, APInt::getSignedMinValue(bits)), result);
   return result;
 }
 

@@ -6,8 +6,8 @@
 
 /* ---- type conversions with a rounding mode (CUDA's type casting intrinsics) -------------
  * To integers: round as asked, then saturate to the type's range as the GPU's cvt does (NaN:
- * see __musa_nan_to). To float and double: the nearest value, then one step towards the mode's side
- * when the nearest lies on the wrong side of the exact value (compared exactly). */
+ * see __musa_nan_to). To float and double: the nearest value, then one step towards the
+ * mode's side when the nearest lies on the wrong side of the exact value (compared exactly). */
 /* `lo` is the type's least value and `above` the least double past its greatest (2^31,
  * 2^32, 2^63, 2^64: exact in a double), so every double in [lo, above) converts exactly;
  * `tmin`/`tmax` are the saturated results. (A greatest value written as a double, such as

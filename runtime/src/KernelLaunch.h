@@ -15,12 +15,7 @@ namespace musa::rt {
 
 class Device;
 
-/// The launch's own copy of its arguments (the caller's `args` point into its stack frame).
-struct ArgumentCopy {
-  std::vector<std::max_align_t> storage; // each value starts on a max_align_t boundary
-  std::vector<void *> pointers;
-  ArgumentCopy(const std::vector<uint32_t> &sizes, void **args);
-};
+using sim::ArgumentCopy;
 
 struct PreparedLaunch {
   const void *func = nullptr;

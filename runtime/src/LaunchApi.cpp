@@ -16,7 +16,6 @@
 #include <cstdlib>
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -90,20 +89,6 @@ musaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t 
 } // namespace
 
 namespace musa::rt {
-
-ArgumentCopy::ArgumentCopy(const std::vector<uint32_t> &sizes, void **args) {
-  constexpr size_t slot = sizeof(std::max_align_t);
-  size_t slots = 0;
-  for (uint32_t size : sizes)
-    slots += (size + slot - 1) / slot;
-  storage.resize(slots);
-  char *next = reinterpret_cast<char *>(storage.data());
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    std::memcpy(next, args[i], sizes[i]);
-    pointers.push_back(next);
-    next += (sizes[i] + slot - 1) / slot * slot;
-  }
-}
 
 musaError_t prepareLaunch(const void *func, dim3 grid, dim3 block, void **args, size_t sharedMem,
                           Device &device, int priority, bool cooperative, PreparedLaunch &out) {
@@ -274,7 +259,7 @@ std::vector<sim::ChildGrids::Child> PreparedLaunch::runChild(sim::ChildGrids::Ch
   if (!e)
     e = prepareKernelLaunch(*kernel, stub, dim3(child.grid.x, child.grid.y, child.grid.z),
                             dim3(child.block.x, child.block.y, child.block.z),
-                            child.args.data(), child.sharedBytes, *device, config.priority,
+                            child.args.pointers.data(), child.sharedBytes, *device, config.priority,
                             false, next);
   if (e) {
     // The hardware returns these to the launching thread; here the child is known to be

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 namespace musa::sim {
 
@@ -49,18 +48,8 @@ int32_t ChildGrids::add(const ThreadContext &thread, const char *kernel, const u
   child.sharedBytes = sharedBytes;
   child.tail = stream == TailLaunchStream;
   child.launcherBlock = linearBlock(thread);
-  constexpr size_t slot = sizeof(std::max_align_t);
-  size_t slots = 0;
-  for (uint32_t i = 0; i < count; ++i)
-    slots += (sizes[i] + slot - 1) / slot;
-  child.storage.resize(slots);
   child.sizes.assign(sizes, sizes + count);
-  char *next = reinterpret_cast<char *>(child.storage.data());
-  for (uint32_t i = 0; i < count; ++i) {
-    std::memcpy(next, args[i], sizes[i]);
-    child.args.push_back(next);
-    next += (sizes[i] + slot - 1) / slot * slot;
-  }
+  child.args = ArgumentCopy(child.sizes, args);
   if (pending_.fetch_add(1) >= pendingLimit_) {
     --pending_;
     return fail(thread, PendingCountExceeded);

@@ -11,6 +11,7 @@
 #include <tbb/task_group.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <cxxabi.h>
 #include <memory>
 
@@ -21,6 +22,20 @@ std::string demangle(const std::string &name) {
   std::unique_ptr<char, decltype(&std::free)> text(
       ::abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
   return status == 0 && text ? std::string(text.get()) : name;
+}
+
+ArgumentCopy::ArgumentCopy(const std::vector<uint32_t> &sizes, void **args) {
+  constexpr size_t slot = sizeof(std::max_align_t);
+  size_t slots = 0;
+  for (uint32_t size : sizes)
+    slots += (size + slot - 1) / slot;
+  storage.resize(slots);
+  char *next = reinterpret_cast<char *>(storage.data());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::memcpy(next, args[i], sizes[i]);
+    pointers.push_back(next);
+    next += (sizes[i] + slot - 1) / slot * slot;
+  }
 }
 
 std::string checkLaunchShape(const DeviceProfile &p, const Dim3 &g, const Dim3 &b) {

@@ -40,9 +40,8 @@ public:
     size_t sharedBytes = 0;
     bool tail = false;          // musaStreamTailLaunch: after every other child
     uint64_t launcherBlock = 0; // the launching block's linear index
-    std::vector<uint32_t> sizes;
-    std::vector<std::max_align_t> storage;
-    std::vector<void *> args; // each argument's copy, in storage
+    std::vector<uint32_t> sizes; // each argument's bytes
+    ArgumentCopy args;
   };
 
   /// `pending`: the device's count of grids device code launched that have not completed

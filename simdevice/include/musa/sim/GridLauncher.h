@@ -10,6 +10,7 @@
 #include "musa/sim/FaultGuard.h"
 #include "musa/sim/KernelAbi.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,15 @@ class KernelCounters; // Timing.h
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
   uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+/// A launch's own copy of its arguments (the caller's `args` point into its stack frame): each
+/// value on a max_align_t boundary of `storage`, `pointers` its addresses.
+struct ArgumentCopy {
+  std::vector<std::max_align_t> storage;
+  std::vector<void *> pointers;
+  ArgumentCopy() = default;
+  ArgumentCopy(const std::vector<uint32_t> &sizes, void **args);
 };
 
 /// A kernel's region loops (see KernelRegions).
