@@ -22,7 +22,10 @@
 // Loops that make progress alone are not spins: a compare-and-swap retry loop (the expected
 // value is the last one read), linear probing (the address moves), a work queue taking
 // indices with atomicAdd(next, 1), a loop whose branches do not look at what it reads.
-// Not seen: a poll inside a function the loop calls (not inlined).
+// A poll may sit in a function the loop calls and that was not inlined (`while (!ready(flag))`
+// with a `__noinline__` ready()): a branch that depends on such a call's result looks at what
+// the callee returns by the same rules, a lock taken there counting when the call's arguments
+// are the same every trip.
 //
 // Each back edge of a spin loop gets `call __musa_sim_spin(i64 trip, ptr ctx)` (trip counts
 // from 0 each time the loop is entered; `!musa.spin.waits` when the loop waits for a value in
@@ -117,6 +120,23 @@ bool accessesShared(const Instruction &I) {
          (offset == sim::abi::SharedOffset || offset == sim::abi::DynamicSharedOffset);
 }
 
+/// Whether a read-modify-write, repeated at one location, polls it: it changes nothing
+/// (adds 0, ors 0, ands ~0) or, an exchange, writes a value fixed for the loop (`valueFixed`).
+bool pollingUpdate(const AtomicRMWInst &rmw, bool valueFixed) {
+  const Value *v = rmw.getValOperand();
+  switch (rmw.getOperation()) {
+  case AtomicRMWInst::Xchg: return valueFixed;
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::FAdd:
+  case AtomicRMWInst::FSub: return isAllOnesOrZero(v, false);
+  case AtomicRMWInst::And: return isAllOnesOrZero(v, true);
+  default: return false;
+  }
+}
+
 /// Whether `I`, inside loop `L`, reads a location that stays the same over the loop in a way
 /// another thread's write can change between trips (see the file comment).
 bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
@@ -124,26 +144,73 @@ bool polls(const Instruction &I, const Loop &L, bool loopHasFence) {
     return load->isVolatile() || load->isAtomic() || // wherever it reads (look-back: slot j
                                                       // until it is ready, then j - 1)
            (loopHasFence && sameEveryTrip(load->getPointerOperand(), L));
-  if (auto *rmw = dyn_cast<AtomicRMWInst>(&I)) {
-    if (!sameEveryTrip(rmw->getPointerOperand(), L))
-      return false;
-    const Value *v = rmw->getValOperand();
-    switch (rmw->getOperation()) {
-    case AtomicRMWInst::Xchg: return L.isLoopInvariant(v);
-    case AtomicRMWInst::Add:
-    case AtomicRMWInst::Sub:
-    case AtomicRMWInst::Or:
-    case AtomicRMWInst::Xor:
-    case AtomicRMWInst::FAdd:
-    case AtomicRMWInst::FSub: return isAllOnesOrZero(v, false);
-    case AtomicRMWInst::And: return isAllOnesOrZero(v, true);
-    default: return false;
-    }
-  }
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(&I))
+    return sameEveryTrip(rmw->getPointerOperand(), L) &&
+           pollingUpdate(*rmw, L.isLoopInvariant(rmw->getValOperand()));
   if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I))
     return sameEveryTrip(cas->getPointerOperand(), L) &&
            L.isLoopInvariant(cas->getCompareOperand());
   return false;
+}
+
+/// Whether `I` is a polled read that takes a lock (compare-and-swap, exchange) rather than
+/// reading a value.
+bool takesLock(const Instruction &I) {
+  return isa<AtomicCmpXchgInst>(I) ||
+         (isa<AtomicRMWInst>(I) && cast<AtomicRMWInst>(I).getOperation() == AtomicRMWInst::Xchg);
+}
+
+/// What the value `call` returns polls, for a call in loop `L` to a function with a body: the
+/// callee's returned values are followed back through what it computes to a volatile or atomic
+/// load (a poll wherever it reads), a read-modify-write that changes nothing or a lock
+/// (compare-and-swap, exchange of a fixed value), the last two only when the call's arguments
+/// are the same every trip (they then address the same location); calls in the callee are
+/// followed in turn, a few deep. A callee that reaches a barrier yields there already.
+Spin returnedPoll(const CallBase &call, const Loop &L, unsigned depth = 0) {
+  const Function *F = call.getCalledFunction();
+  if (!F || F->isDeclaration() || F->getReturnType()->isVoidTy() || depth > 3)
+    return Spin::None;
+  bool fixedArgs = all_of(call.args(), [&](const Use &a) { return sameEveryTrip(a.get(), L); });
+  SmallVector<const Value *, 16> work;
+  for (const BasicBlock &B : *F)
+    for (const Instruction &I : B) {
+      if (isParkCall(I))
+        return Spin::None;
+      if (auto *ret = dyn_cast<ReturnInst>(&I); ret && ret->getReturnValue())
+        work.push_back(ret->getReturnValue());
+    }
+  SmallPtrSet<const Value *, 32> seen;
+  Spin kind = Spin::None;
+  while (!work.empty()) {
+    auto *I = dyn_cast<Instruction>(work.pop_back_val());
+    if (!I || !seen.insert(I).second)
+      continue;
+    Spin found = Spin::None;
+    if (auto *load = dyn_cast<LoadInst>(I)) {
+      if (!load->isVolatile() && !load->isAtomic())
+        continue;
+      found = accessesShared(*I) ? Spin::Block : Spin::Grid;
+    } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+      // The callee's own arguments stand for values fixed for the loop when the call's are.
+      auto fixed = [&](const Value *v) { return isa<Constant>(v) || isa<Argument>(v); };
+      auto *rmw = dyn_cast<AtomicRMWInst>(I);
+      if (!fixedArgs || !(rmw ? pollingUpdate(*rmw, fixed(rmw->getValOperand()))
+                              : fixed(cast<AtomicCmpXchgInst>(I)->getCompareOperand())))
+        continue;
+      found = takesLock(*I) || accessesShared(*I) ? Spin::Block : Spin::Grid;
+    } else if (auto *inner = dyn_cast<CallBase>(I)) {
+      found = fixedArgs ? returnedPoll(*inner, L, depth + 1) : Spin::None;
+    } else {
+      for (const Value *op : I->operands())
+        work.push_back(op);
+      continue;
+    }
+    if (found == Spin::Grid)
+      return Spin::Grid;
+    if (found == Spin::Block)
+      kind = Spin::Block;
+  }
+  return kind;
 }
 
 /// Whether a branch of `L` (an exit, or the `if` that decides whether a trip got anywhere)
@@ -173,16 +240,21 @@ Spin spinKind(const Loop &L, const LoopInfo &LI) {
     if (!I || !L.contains(I) || !seen.insert(I).second)
       continue;
     if (polls(*I, L, hasFence)) {
-      bool takes = isa<AtomicCmpXchgInst>(I) ||
-                   (isa<AtomicRMWInst>(I) &&
-                    cast<AtomicRMWInst>(I)->getOperation() == AtomicRMWInst::Xchg);
-      if (!takes && !accessesShared(*I))
+      if (!takesLock(*I) && !accessesShared(*I))
         return Spin::Grid;
       kind = Spin::Block;
       continue;
     }
-    if (isa<LoadInst>(I) || isa<CallBase>(I))
-      continue; // a value read or returned: its address or arguments are not what is polled
+    if (auto *call = dyn_cast<CallBase>(I)) {
+      Spin returned = returnedPoll(*call, L); // a poll in a function not inlined
+      if (returned == Spin::Grid)
+        return Spin::Grid;
+      if (returned == Spin::Block)
+        kind = Spin::Block;
+      continue; // otherwise its arguments are not what is polled
+    }
+    if (isa<LoadInst>(I))
+      continue; // a value read: its address is not what is polled
     for (const Value *op : I->operands())
       work.push_back(op);
   }

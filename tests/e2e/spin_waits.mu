@@ -7,7 +7,8 @@
 // ordinary launch), and a wait nobody ends, which hardware would hang on: the simulator ends the launch
 // with musaErrorLaunchTimeout once the spin limit passes (MUSA_SIM_SPIN_LIMIT, set short by
 // the test). Loops that do not wait (a CAS retry loop, linear probing, a work queue) still
-// compute the right thing.
+// compute the right thing. The poll or the lock may sit in a __noinline__ helper the loop
+// calls.
 #include <musa_runtime.h>
 #include <cooperative_groups.h>
 
@@ -46,6 +47,31 @@ __global__ void arrivals(unsigned *arrived, int *out) {
     out[blockIdx.x] = int(atomicAdd(&arrived[blockIdx.x], 0u));
   } else {
     atomicAdd(&arrived[blockIdx.x], 1u);
+  }
+}
+
+__device__ __noinline__ int readyFlag(const volatile int *p) { return *p; }
+__device__ __noinline__ bool tryLock(int *lock) { return atomicCAS(lock, 0, 1) == 0; }
+
+// Lane 0 of warp 0 waits (through a helper not inlined) for lane 0 of the last warp, which
+// takes and releases a lock (through another) around its write first.
+__global__ void helperWaits(int *flag, int *lock, int *out) {
+  int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
+  if (lane != 0)
+    return;
+  if (warp == int(blockDim.x / warpSize) - 1) {
+    while (!tryLock(lock)) {
+    }
+    out[1 + blockIdx.x] = 42 + int(blockIdx.x);
+    __threadfence();
+    atomicExch(lock, 0);
+    atomicExch(&flag[blockIdx.x], 1);
+    return;
+  }
+  if (warp == 0) {
+    while (!readyFlag(&flag[blockIdx.x])) {
+    }
+    atomicAdd(&out[0], ((volatile int *)out)[1 + blockIdx.x]);
   }
 }
 
@@ -184,6 +210,24 @@ int main() {
     for (int b = 0; b < n; ++b)
       CHECK(host[b] == n - b, "reverse chain block %d: %d", b, host[b]);
     CHECK_MUSA(musaFree(flags));
+    CHECK_MUSA(musaFree(out));
+  }
+  {
+    const int blocks = 3;
+    int *flag = nullptr, *lock = nullptr, *out = nullptr;
+    CHECK_MUSA(musaMalloc(&flag, blocks * sizeof(int)));
+    CHECK_MUSA(musaMalloc(&lock, sizeof(int)));
+    CHECK_MUSA(musaMalloc(&out, (1 + blocks) * sizeof(int)));
+    CHECK_MUSA(musaMemset(flag, 0, blocks * sizeof(int)));
+    CHECK_MUSA(musaMemset(lock, 0, sizeof(int)));
+    CHECK_MUSA(musaMemset(out, 0, (1 + blocks) * sizeof(int)));
+    helperWaits<<<blocks, 4 * warp>>>(flag, lock, out);
+    CHECK_MUSA(musaDeviceSynchronize());
+    int sum = 0;
+    CHECK_MUSA(musaMemcpy(&sum, out, sizeof sum, musaMemcpyDeviceToHost));
+    CHECK(sum == 42 + 43 + 44, "waits through __noinline__ helpers: sum %d", sum);
+    CHECK_MUSA(musaFree(flag));
+    CHECK_MUSA(musaFree(lock));
     CHECK_MUSA(musaFree(out));
   }
   {

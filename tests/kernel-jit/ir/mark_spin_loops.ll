@@ -7,6 +7,10 @@
 ; linear probing (@probe: the address moves), a work queue (@queue: atomicAdd(next, 1)).
 ; A volatile poll of a __shared__ flag (@sharedflag) is a spin loop that waits only for its
 ; own block: no FactWaits, no !musa.spin.waits.
+; Polls inside functions the loop calls (not inlined): a volatile load that @ready returns
+; (@viacall waits for a value), a compare-and-swap that @trylock returns the success of, with
+; the same lock every trip (@lockcall takes a lock). Not a poll: @take's atomicAdd(next, 1)
+; (@takecall is a work queue).
 ; PASSES: musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,musa-mark-spins,musa-emit-thunks
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -140,7 +144,61 @@ done:
   ret void
 }
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8}
+define internal i32 @ready(ptr %p) noinline {
+  %v = load volatile i32, ptr %p
+  ret i32 %v
+}
+
+define void @viacall(ptr %p, ptr %out) {
+entry:
+  br label %wait
+wait:
+  %v = call i32 @ready(ptr %p)
+  %zero = icmp eq i32 %v, 0
+  br i1 %zero, label %wait, label %done
+done:
+  store i32 %v, ptr %out
+  ret void
+}
+
+define internal i1 @trylock(ptr %l) noinline {
+  %r = cmpxchg ptr %l, i32 0, i32 1 monotonic monotonic
+  %ok = extractvalue { i32, i1 } %r, 1
+  ret i1 %ok
+}
+
+define void @lockcall(ptr %l) {
+entry:
+  br label %acquire
+acquire:
+  %ok = call i1 @trylock(ptr %l)
+  br i1 %ok, label %held, label %acquire
+held:
+  %old = atomicrmw xchg ptr %l, i32 0 monotonic
+  ret void
+}
+
+define internal i32 @take(ptr %next) noinline {
+  %i = atomicrmw add ptr %next, i32 1 monotonic
+  ret i32 %i
+}
+
+define void @takecall(ptr %next, ptr %items, i32 %n) {
+entry:
+  br label %take
+take:
+  %i = call i32 @take(ptr %next)
+  %more = icmp ult i32 %i, %n
+  br i1 %more, label %work, label %done
+work:
+  %a = getelementptr i32, ptr %items, i32 %i
+  store i32 1, ptr %a
+  br label %take
+done:
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11}
 !0 = !{ptr @flag, !"kernel", i32 1}
 !1 = !{ptr @lock, !"kernel", i32 1}
 !2 = !{ptr @count, !"kernel", i32 1}
@@ -150,6 +208,9 @@ done:
 !6 = !{ptr @queue, !"kernel", i32 1}
 !7 = !{ptr @lookback, !"kernel", i32 1}
 !8 = !{ptr @sharedflag, !"kernel", i32 1}
+!9 = !{ptr @viacall, !"kernel", i32 1}
+!10 = !{ptr @lockcall, !"kernel", i32 1}
+!11 = !{ptr @takecall, !"kernel", i32 1}
 
 ; The facts' second field is needsFibers: 1 (fibers) for the spin loops, plus 2 (FactWaits) for
 ; those that wait for a value rather than take a lock (whose spin call is !musa.spin.waits);
@@ -163,6 +224,9 @@ done:
 ; CHECK: @__musa_kfacts_queue = constant {{.*}} { i64 0, i32 0,
 ; CHECK: @__musa_kfacts_lookback = constant {{.*}} { i64 0, i32 3,
 ; CHECK: @__musa_kfacts_sharedflag = constant {{.*}} { i64 {{[0-9]+}}, i32 1,
+; CHECK: @__musa_kfacts_viacall = constant {{.*}} { i64 0, i32 3,
+; CHECK: @__musa_kfacts_lockcall = constant {{.*}} { i64 0, i32 1,
+; CHECK: @__musa_kfacts_takecall = constant {{.*}} { i64 0, i32 0,
 ; CHECK-LABEL: define void @flag(
 ; CHECK: wait:
 ; CHECK-NEXT: %spin.trip = phi i64 [ %spin.next, %wait ], [ 0, %entry ]
@@ -185,4 +249,10 @@ done:
 ; CHECK: call void @__musa_sim_spin(
 ; CHECK-LABEL: define void @sharedflag(
 ; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx){{$}}
+; CHECK-LABEL: define void @viacall(
+; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx), !musa.spin.waits
+; CHECK-LABEL: define void @lockcall(
+; CHECK: call void @__musa_sim_spin(i64 %spin.trip, ptr %musa.ctx){{$}}
+; CHECK-LABEL: define void @takecall(
+; CHECK-NOT: __musa_sim_spin
 ; CHECK-LABEL: declare void @__musa_sim_spin(i64, ptr)
