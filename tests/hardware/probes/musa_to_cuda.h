@@ -112,6 +112,10 @@
 #define musaStreamWaitEvent cudaStreamWaitEvent
 #define musaMallocHost cudaMallocHost
 #define musaFreeHost cudaFreeHost
+#define musaHostAlloc cudaHostAlloc
+#define musaHostAllocMapped cudaHostAllocMapped
+#define musaHostAllocDefault cudaHostAllocDefault
+#define musaHostGetDevicePointer cudaHostGetDevicePointer
 #define musaMemset cudaMemset
 #define musaMemsetAsync cudaMemsetAsync
 #define musaMemset2D cudaMemset2D
