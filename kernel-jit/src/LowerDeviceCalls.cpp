@@ -11,6 +11,8 @@
 //                                      WarpConverge call also gets its site number as `arg`
 //                                      (lanes at the same site form one coalesced group)
 //   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
+//   llvm.nvvm.atomic.load.{inc,dec}.32 (atomicInc, atomicDec)
+//                                   -> atomicrmw uinc_wrap, udec_wrap
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
 //   __assertfail(e, f, l, fn, cs)   -> call __musa_sim_assertfail(e, f, l, fn, cs, ctx)
 //   malloc(n), free(p) (the headers name them __musa_device_malloc/free)
@@ -289,6 +291,16 @@ bool lowerCall(CallInst &call, Value *ctx) {
     CallInst *barrier = b.CreateCall(
         builtin(M, sim::abi::BarrierFn, b.getVoidTy(), {ptrTy}), {ctx});
     barrier->addFnAttr(Attribute::Convergent);
+    call.eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("llvm.nvvm.atomic.load.inc.32") ||
+      name.starts_with("llvm.nvvm.atomic.load.dec.32")) { // atomicInc, atomicDec
+    Value *old = b.CreateAtomicRMW(name.contains(".inc.") ? AtomicRMWInst::UIncWrap
+                                                           : AtomicRMWInst::UDecWrap,
+                                   call.getArgOperand(0), call.getArgOperand(1), MaybeAlign(4),
+                                   AtomicOrdering::Monotonic);
+    call.replaceAllUsesWith(old);
     call.eraseFromParent();
     return true;
   }

@@ -618,6 +618,9 @@ __MUSA_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
 #undef __MUSA_ATOMIC_INTS
 #undef __MUSA_ATOMIC_RMW
 
+/* atomicInc/atomicDec are one atomic instruction on the GPU (atom.inc/atom.dec, which the
+ * simulator runs as LLVM's uinc_wrap/udec_wrap read-modify-writes), not a compare-and-swap
+ * retry loop. */
 #define __MUSA_ATOMIC_CAS(suffix)                                                            \
   __MUSA_DEV int atomicCAS##suffix(int *p, int expected, int desired) {                     \
     __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,              \
@@ -644,18 +647,10 @@ __MUSA_ATOMIC_INTS(atomicXor, __atomic_fetch_xor)
     return expected;                                                                         \
   }                                                                                          \
   __MUSA_DEV unsigned int atomicInc##suffix(unsigned int *p, unsigned int limit) {           \
-    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);                                 \
-    while (!__atomic_compare_exchange_n(p, &old, old >= limit ? 0u : old + 1, true,          \
-                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {               \
-    }                                                                                        \
-    return old;                                                                              \
+    return __nvvm_atom_inc_gen_ui(p, limit);                                                 \
   }                                                                                          \
   __MUSA_DEV unsigned int atomicDec##suffix(unsigned int *p, unsigned int limit) {           \
-    unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);                                 \
-    while (!__atomic_compare_exchange_n(p, &old, (old == 0 || old > limit) ? limit : old - 1, \
-                                        true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {         \
-    }                                                                                        \
-    return old;                                                                              \
+    return __nvvm_atom_dec_gen_ui(p, limit);                                                 \
   }
 __MUSA_ATOMIC_CAS()
 __MUSA_ATOMIC_CAS(_block)
