@@ -130,6 +130,25 @@ BlockUniformity::BlockUniformity(Function &F, Argument *ctx,
   }
 }
 
+bool computedAlike(const Value *V, const Argument *ctx) {
+  SmallVector<const Value *, 16> work{V};
+  SmallPtrSet<const Value *, 16> seen;
+  while (!work.empty()) {
+    const Value *X = work.pop_back_val();
+    if (X == ctx)
+      return false;
+    auto *I = dyn_cast<Instruction>(X);
+    if (!I || !seen.insert(I).second)
+      continue; // a constant or an argument, or seen
+    if (seen.size() > 64 || isa<PHINode>(I) || threadDependentSource(*I, ctx))
+      return false;
+    if (isa<LoadInst>(I))
+      continue; // a block-wide context field: its address is the context itself
+    work.append(I->op_begin(), I->op_end());
+  }
+  return true;
+}
+
 bool BlockUniformity::isUniform(const Value *V) const {
   if (isa<Constant>(V) || isa<Argument>(V))
     return true;

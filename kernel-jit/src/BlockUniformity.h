@@ -32,4 +32,11 @@ private:
   llvm::BitVector tainted_;
 };
 
+/// Whether every thread that computes `V` computes it alike from what it is made of: constants,
+/// arguments other than the context `ctx`, block-wide context fields (blockIdx, blockDim, ...)
+/// and pure operations on them (BlockUniformity's data half, for one value, whatever control
+/// reaches it; a phi counts as thread-dependent). The GPU compiler combines a warp's atomic on
+/// such an address into one (InstrumentTiming).
+bool computedAlike(const llvm::Value *V, const llvm::Argument *ctx);
+
 } // namespace musa::jit

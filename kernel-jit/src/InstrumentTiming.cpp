@@ -14,6 +14,7 @@
 // instruction stream the simulator has. The classification is deliberately coarse; the table
 // in simdevice/TIMING.md says what each class holds.
 #include "Accesses.h"
+#include "BlockUniformity.h"
 #include "LoopOverlap.h"
 #include "MathCosts.h"
 #include "musa/jit/DeviceLowering.h"
@@ -307,6 +308,28 @@ void classify(Instruction &I, Counts &c) {
 
 } // namespace
 
+/// Whether the GPU compiler makes one atomic per warp of `rmw` (see AccessCombinedAtomic): an
+/// integer add or sub, or a reduction (and, or, xor, min, max) whose result is unused, at an
+/// address every lane computes alike.
+static bool combinedPerWarp(const AtomicRMWInst &rmw) {
+  bool reduction = false;
+  switch (rmw.getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub: break;
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::Min:
+  case AtomicRMWInst::Max:
+  case AtomicRMWInst::UMin:
+  case AtomicRMWInst::UMax: reduction = true; break;
+  default: return false;
+  }
+  const Argument *ctx = getContextArg(*const_cast<Function *>(rmw.getFunction()));
+  return (!reduction || rmw.use_empty()) && ctx &&
+         computedAlike(rmw.getPointerOperand(), ctx);
+}
+
 Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
   Type *T = nullptr;
   Value *ptr = nullptr;
@@ -321,6 +344,8 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
     info |= sim::abi::AccessAtomic;
     if (rmw->isFloatingPointOperation())
       info |= sim::abi::AccessFloatAtomic;
+    else if (combinedPerWarp(*rmw))
+      info |= sim::abi::AccessCombinedAtomic;
   } else if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&I)) {
     ptr = cas->getPointerOperand(), T = cas->getCompareOperand()->getType();
     info |= sim::abi::AccessAtomic;

@@ -65,6 +65,7 @@ atomic_sectors_per_cycle = 55           # [probe] device-wide atomic sector requ
 atomic_ops_per_cycle = 200              # [probe] device-wide atomic addresses a cycle: a warp's lanes on 32 words of one line, 186 a cycle (atomic_footprint.h200.txt)
 atomic_sector_cycles = 1.4              # [probe] one sector request at a 512-byte unit: random atomicAdd over 1-4 KB, 1.4 cycles; one address, 1.45 cycles a warp (atomic_footprint, mechanisms.h200.txt)
 same_address_atomic_cycles = 1.4        # [probe] per further lane on an address a request carries: random atomicAdd over 64-256 bytes (atomic_footprint.h200.txt)
+same_address_float_atomic_cycles = 3.3  # [probe] float atomicAdd, every lane of 512x256 threads on one word: 3.58 cycles a lane, integer ops 1.54 (atomic_ops.h100.txt; scaled to this 1.4)
 atomic_unit_bytes = 512                 # [est] atomics within 512 bytes (one L2 slice) serialise
 cas_try_cycles = 0.5                    # [probe] a compare-and-swap try at a unit, a warp's lanes on one address: 0.43-0.57 cycles (mechanisms.h200.txt)
 cas_round_cycles = 1100                 # [probe] compare-and-swap loops, lanes apart: 1040-1220 cycles per success and

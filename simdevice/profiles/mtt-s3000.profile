@@ -59,6 +59,7 @@ atomic_sectors_per_cycle = 14           # [est] the H200's probe figures x 0.25,
 atomic_ops_per_cycle = 50              # [est] likewise
 atomic_sector_cycles = 1.4              # [est] the H200's (probe)
 same_address_atomic_cycles = 1.4        # [est] the H200's (probe)
+same_address_float_atomic_cycles = 3.3  # [est] the H200 profile's (an H100 probe)
 atomic_unit_bytes = 512                 # [est] as the H200 profile
 cas_try_cycles = 0.5                    # [est] the H200's (probe)
 cas_round_cycles = 1100                 # [est] the H200's probe figures (no MUSA hardware measured)

@@ -154,6 +154,7 @@ const std::map<std::string, Setter> &fields() {
       {"atomic_ops_per_cycle", real(&DeviceProfile::atomicOpsPerCycle)},
       {"atomic_sector_cycles", real(&DeviceProfile::atomicSectorCycles)},
       {"same_address_atomic_cycles", real(&DeviceProfile::sameAddressAtomicCycles)},
+      {"same_address_float_atomic_cycles", real(&DeviceProfile::sameAddressFloatAtomicCycles)},
       {"atomic_unit_bytes", real(&DeviceProfile::atomicUnitBytes)},
       {"cas_try_cycles", real(&DeviceProfile::casTryCycles)},
       {"cas_round_cycles", real(&DeviceProfile::casRoundCycles)},

@@ -611,11 +611,11 @@ uint64_t scatteredLines(const std::vector<uint64_t> &sectors, uint64_t lines) {
   return 2 * pages > lines ? lines : 0;
 }
 
-uint64_t sameAddressLanes(std::vector<uint64_t> &addresses) {
+uint64_t sameAddressLanes(std::vector<uint64_t> &addresses, bool combined) {
   if (addresses.empty())
     return 0;
   sortLanes(addresses);
-  if (addresses.front() == addresses.back())
+  if (combined && addresses.front() == addresses.back())
     return 0;
   uint64_t extra = 0, run = 0, busiest = 0;
   for (size_t i = 0; i < addresses.size(); ++i) {
@@ -676,7 +676,8 @@ void BlockCounters::foldSamples() {
         }
         if (!warpAtomics.empty()) {
           if (s.info & abi::AccessAtomic)
-            s.sameAddressLanes += w * sameAddressLanes(warpAtomics);
+            s.sameAddressLanes +=
+                w * sameAddressLanes(warpAtomics, (s.info & abi::AccessCombinedAtomic) != 0);
           s.addressRequests += w * warpSectors(warpAtomics); // distinct addresses
         }
         if (!global.empty()) {

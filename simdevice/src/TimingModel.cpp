@@ -181,8 +181,11 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                                          double(s.globalLanes)
                                    : double(s.globalExecs);
         atomicSectors += warps * sectors;
-        if (s.globalWarps)
-          atomicSameAddress += warps * double(s.sameAddressLanes) / s.globalWarps;
+        if (s.globalWarps) // float adds take longer a lane (atomic_ops.h100.txt)
+          atomicSameAddress += warps * double(s.sameAddressLanes) / s.globalWarps *
+                               ((s.info & abi::AccessFloatAtomic) && p.sameAddressFloatAtomicCycles > 0
+                                    ? p.sameAddressFloatAtomicCycles / p.sameAddressAtomicCycles
+                                    : 1.0);
       }
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
         // Atomic requests are bound by the atomic units' rates (below), which the H200

@@ -48,7 +48,7 @@ std::string shipped(const char *id) {
          "dram_loaded_cycles = 0.02\nl2_tail_cycles = 70\ndram_tail_cycles = 400\n"
          "l2_requests_per_cycle = 4\nl2_store_requests_per_cycle = 2\n"
          "l2_bandwidth_gbs = 30\ndram_efficiency = 0.8\ndram_write_efficiency = 0.7\ndram_scattered_efficiency = 0.4\ndram_access_bytes = 32\natomic_ops_per_cycle = 8\n"
-         "atomic_sectors_per_cycle = 8\nsame_address_atomic_cycles = 4\natomic_sector_cycles = 1\natomic_unit_bytes = 512\ncas_try_cycles = 1\ncas_round_cycles = 1000\ncas_line_cycles = 5\nshared_cas_round_cycles = 8\nshared_cas_serial_cycles = 100\nbarrier_cycles = 20\nterm_overlap = 0.1\nblock_launch_cycles = 160\nwarp_launch_cycles = 6\n"
+         "atomic_sectors_per_cycle = 8\nsame_address_atomic_cycles = 4\nsame_address_float_atomic_cycles = 8\natomic_sector_cycles = 1\natomic_unit_bytes = 512\ncas_try_cycles = 1\ncas_round_cycles = 1000\ncas_line_cycles = 5\nshared_cas_round_cycles = 8\nshared_cas_serial_cycles = 100\nbarrier_cycles = 20\nterm_overlap = 0.1\nblock_launch_cycles = 160\nwarp_launch_cycles = 6\n"
          "kernel_launch_us = 5\n"
          "copy_latency_us = 10\nsync_return_us = 4.5\ncopy_queued_us = 3\ncopy_switch_us = 6\ncopy_2d_latency_us = 10\ncopy_2d_bandwidth_gbs = 100\ncopy_2d_row_ns = 1\npageable_copy_factor = 0.5\npageable_d2h_factor = 0.5\npageable_stage_bytes = 2097152\npeer_bandwidth_gbs = 10\n"
          "regs_per_thread = 32\n";

@@ -250,25 +250,27 @@ TEST(Timing, AtomicsBoundBySectorRequestsUnitsOrAddresses) {
 
 TEST(Timing, SameAddressLanesCountLanesQueuedBehindAnotherOnTheirSector) {
   std::vector<uint64_t> none;
-  EXPECT_EQ(sameAddressLanes(none), 0u);
-  // Every lane on one address: the compiler combines them into one atomic.
+  EXPECT_EQ(sameAddressLanes(none, false), 0u);
+  // Every lane on one address: the compiler combines an add (at an address every lane
+  // computes alike) into one atomic; an exchange, say, is applied lane after lane.
   std::vector<uint64_t> one(32, 0x1000);
-  EXPECT_EQ(sameAddressLanes(one), 0u);
+  EXPECT_EQ(sameAddressLanes(one, true), 0u);
+  EXPECT_EQ(sameAddressLanes(one, false), 31u);
   // Lanes on distinct words (four sectors): nothing waits.
   std::vector<uint64_t> distinct;
   for (uint64_t lane = 0; lane < 32; ++lane)
     distinct.push_back(0x1000 + 4 * lane);
-  EXPECT_EQ(sameAddressLanes(distinct), 0u);
+  EXPECT_EQ(sameAddressLanes(distinct, false), 0u);
   // Two addresses of one sector, 20 and 12 lanes, interleaved: the busier one's 19 others wait.
   std::vector<uint64_t> twoInOneSector;
   for (uint64_t lane = 0; lane < 32; ++lane)
     twoInOneSector.push_back(lane % 8 < 5 ? 0x2004 : 0x2010);
-  EXPECT_EQ(sameAddressLanes(twoInOneSector), 19u);
+  EXPECT_EQ(sameAddressLanes(twoInOneSector, false), 19u);
   // Four addresses in four sectors, eight lanes each, in reverse order: 7 wait in each.
   std::vector<uint64_t> fourSectors;
   for (uint64_t lane = 0; lane < 32; ++lane)
     fourSectors.push_back(0x3000 + 32 * (3 - lane / 8));
-  EXPECT_EQ(sameAddressLanes(fourSectors), 28u);
+  EXPECT_EQ(sameAddressLanes(fourSectors, false), 28u);
 }
 
 TEST(Timing, FootprintCountsDistinctSectorsReadAndWritten) {

@@ -120,6 +120,11 @@ inline constexpr uint32_t AccessConstant = 1u << 20;
 /// An atomic whose operation is floating point (atomicAdd on a float): shared memory has no
 /// such unit, so a GPU runs it there as a compare-and-swap loop (global memory's L2 does).
 inline constexpr uint32_t AccessFloatAtomic = 1u << 21;
+/// An atomic the GPU compiler turns into one per warp: an integer add, or an and/or/xor/min/max
+/// whose result is unused, at an address every lane computes alike (a kernel parameter plus
+/// block-wide values). A warp's lanes on one address of any other atomic are applied one after
+/// another (tests/hardware/probes/atomic_ops.h100.txt).
+inline constexpr uint32_t AccessCombinedAtomic = 1u << 22;
 inline constexpr unsigned AccessGroupShift = 24;
 /// Where the timing model places local memory (an address range no device allocation uses):
 /// warp w of a block at LocalWindowBase + w * LocalWarpStride.

@@ -317,9 +317,10 @@ private:
 
 /// The lanes of one atomic warp access (its lanes' addresses) that L2 applies after another
 /// lane's operation on the same address: for each 32-byte sector, the lanes on its busiest
-/// address less one. Zero when all lanes share one address (the compiler combines them into
-/// one atomic). Sorts `addresses`. (SiteStats::sameAddressLanes sums it over sampled warps.)
-uint64_t sameAddressLanes(std::vector<uint64_t> &addresses);
+/// address less one. Zero when all lanes share one address of a `combined` atomic (the
+/// compiler made it one atomic a warp, abi::AccessCombinedAtomic). Sorts `addresses`.
+/// (SiteStats::sameAddressLanes sums it over sampled warps.)
+uint64_t sameAddressLanes(std::vector<uint64_t> &addresses, bool combined);
 
 /// The lines of one warp access (its sorted, distinct 32-byte sector indices, spanning
 /// `lines` 128-byte lines) that scatter over 1 KB DRAM pages: all of them when it spans at
