@@ -254,6 +254,8 @@ bool Runtime::kernelReachable(const void *p) {
   return RangeTables::holding(t.symbols, p) || RangeTables::holding(t.kernelReadable, p);
 }
 
+bool Runtime::pinnedHost(const void *p) { return get().findHost(p).has_value(); }
+
 void Runtime::registerKernelReadable(const void *base, size_t size) {
   RangeTables &t = RangeTables::get();
   std::lock_guard lock(t.mutex);

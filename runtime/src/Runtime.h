@@ -360,6 +360,8 @@ public:
   /// thread's stack and shared memory): device memory of any device, pinned, mapped or
   /// registered host memory, or a device variable. Pageable host memory is not.
   static bool kernelReachable(const void *p);
+  /// Whether `p` is pinned, mapped or registered host memory (GridLaunch::hostMemory).
+  static bool pinnedHost(const void *p);
   /// Runtime memory device code reads (or writes) directly although no API call hands it out as device
   /// memory (texture and surface records): reachable for kernelReachable, nothing else.
   static void registerKernelReadable(const void *base, size_t size);

@@ -78,7 +78,8 @@ BitmapPool &bitmapPool() {
 
 KernelCounters::KernelCounters(const GridLaunch &launch, const char *memoryBase,
                                uint64_t memorySize)
-    : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64) {
+    : base_(memoryBase), size_(memoryBase ? memorySize : 0), words_((size_ / 32 + 63) / 64),
+      hostMemory_(launch.hostMemory) {
   sites.resize(launch.kernel->timingSites);
   // One slot per thread an arena can run (workers plus the thread that entered it).
   workers_.resize(size_t(tbb::info::default_concurrency()) + 1);
@@ -271,6 +272,8 @@ __attribute__((no_sanitize("thread"))) void KernelCounters::touch(uintptr_t addr
   uint64_t *bits = bits_[write ? 1 : 0];
   if (offset >= size_ || size == 0 || !bits) {
     untracked_.fetch_add((size + 31) / 32, std::memory_order_relaxed);
+    if (size && hostMemory_ && hostMemory_(reinterpret_cast<const void *>(address)))
+      hostSectors_[write ? 1 : 0].fetch_add((size + 31) / 32, std::memory_order_relaxed);
     return;
   }
   uint64_t first = offset / 32, last = std::min((offset + size - 1) / 32, size_ / 32 - 1);

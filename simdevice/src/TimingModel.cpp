@@ -280,7 +280,15 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                            otherLines / p.l2StoreRequestsPerCycle;
   const unsigned granule = p.dramAccessBytes > 32 ? unsigned(p.dramAccessBytes / 32) : 1;
   const KernelCounters::FootprintSectors footprint = k.footprintSectors(granule);
-  double unique = double(footprint.unique + k.untrackedSectors() + k.sparseSectors()) * 32 +
+  // Pinned or mapped host memory a kernel reads or writes (zero-copy) crosses the host link,
+  // each direction at its bandwidth (a vector add over mapped memory: 8 MB read and 4 MB
+  // written in 184 us on an H100, tests/hardware/session12/samples.txt), not the DRAM bus.
+  const double hostRead = double(k.hostSectors(false)) * 32,
+               hostWritten = double(k.hostSectors(true)) * 32;
+  if (p.hostLinkBandwidthGBs > 0)
+    e.hostLinkCycles = std::max(hostRead, hostWritten) / (p.hostLinkBandwidthGBs / cyclesPerNs);
+  double unique = double(footprint.unique + k.untrackedSectors() - k.hostSectors(false) -
+                         k.hostSectors(true) + k.sparseSectors()) * 32 +
                   blocks * threads * frameBytes;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   // DRAM reads `dram_access_bytes` at a time: a sector read alone brings its neighbours into
@@ -434,7 +442,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                {e.l2Cycles, "memory bandwidth"},
                {chain, e.barrierCycles > e.latencyCycles ? "barrier" : "latency"},
                {e.atomicCycles, "atomics"},
-               {e.dispatchCycles, "block launch"}};
+               {e.dispatchCycles, "block launch"},
+               {e.hostLinkCycles, "host link"}};
   const Term *top = &terms[0];
   double sum = 0;
   for (const Term &t : terms) {

@@ -138,11 +138,12 @@ private:
                      "\"dram_bytes\": %.0f, \"shared_wavefronts\": %.0f, \"atomics\": %.0f, "
                      "\"cycles\": {\"compute\": %.0f, \"shared\": %.0f, \"dram\": %.0f, "
                      "\"l2\": %.0f, \"latency\": %.0f, \"barrier\": %.0f, \"atomics\": %.0f, "
-                     "\"block_launch\": %.0f, \"total\": %.0f}, \"limiter\": %s",
+                     "\"block_launch\": %.0f, \"host_link\": %.0f, \"total\": %.0f}, "
+                     "\"limiter\": %s",
                      e.globalWarpAccesses, e.sharedWarpAccesses, e.sectors, e.dramBytes,
                      e.wavefronts, e.atomics, e.computeCycles, e.sharedCycles, e.dramCycles,
                      e.l2Cycles, e.latencyCycles, e.barrierCycles, e.atomicCycles, e.dispatchCycles,
-                     e.cycles, jsonString(e.limiter).c_str());
+                     e.hostLinkCycles, e.cycles, jsonString(e.limiter).c_str());
         if (r.measuredNs >= 0) // differential mode: the hardware's event time, and the ratio
           std::fprintf(out, ", \"hw_time_us\": %.3f, \"model_over_hw\": %.4f",
                        r.measuredNs / 1000, r.measuredNs > 0 ? r.ns / r.measuredNs : 0.0);

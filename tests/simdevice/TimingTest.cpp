@@ -148,6 +148,35 @@ struct Fixture {
 };
 } // namespace
 
+// Zero-copy: a stream over pinned host memory (GridLaunch::hostMemory says which addresses
+// are) crosses the host link at host_link_bandwidth_gbs in the busier direction, not the DRAM
+// bus; the same stream over device memory is bandwidth-bound far below that.
+TEST(Timing, MappedHostMemoryCrossesTheHostLink) {
+  DeviceProfile p = profile("h200");
+  static std::vector<char> host(1 << 23);
+  Fixture f(4096);
+  f.launch.hostMemory = [](const void *q) {
+    return q >= host.data() && q < host.data() + host.size();
+  };
+  f.counters = std::make_unique<KernelCounters>(f.launch, f.memory.data(), f.memory.size());
+  f.streaming(1);
+  KernelEstimate device = estimateKernel(p, f.launch, *f.counters);
+  EXPECT_EQ(f.counters->hostSectors(false), 0u);
+  // The same launch's reads from 8 MB of host memory instead.
+  Fixture g(4096);
+  g.launch.hostMemory = f.launch.hostMemory;
+  g.counters = std::make_unique<KernelCounters>(g.launch, g.memory.data(), g.memory.size());
+  g.streaming(1);
+  g.counters->touch(uintptr_t(host.data()), host.size(), false);
+  EXPECT_EQ(g.counters->hostSectors(false), host.size() / 32);
+  EXPECT_EQ(g.counters->hostSectors(true), 0u);
+  KernelEstimate zeroCopy = estimateKernel(p, g.launch, *g.counters);
+  const double cyclesPerNs = p.clockRateKHz / 1e6;
+  EXPECT_NEAR(zeroCopy.hostLinkCycles, host.size() / (p.hostLinkBandwidthGBs / cyclesPerNs), 1);
+  EXPECT_EQ(zeroCopy.limiter, "host link");
+  EXPECT_GT(zeroCopy.ns, 5 * device.ns);
+}
+
 // Local memory: each thread fills a stack array of `frame` bytes (one coalesced warp store per
 // 4-byte element, interleaved by lane) and reads it back. The frames are the footprint (their
 // stores cross the DRAM bus once, as written-back lines do), and loads stop hitting L1 once the

@@ -102,6 +102,9 @@ struct GridLaunch {
   /// this launch's kinds nor the thread's stack or shared memory (pinned, mapped, registered
   /// or managed host memory, symbols). Null: every address is.
   bool (*hostAccessible)(const void *p) = nullptr;
+  /// Whether `p` is pinned, mapped or registered host memory (zero-copy): the timing model
+  /// sends a kernel's accesses to it over the host link. Null: no address is.
+  bool (*hostMemory)(const void *p) = nullptr;
   /// Where the grid's device-side launches go (dynamic parallelism; null: they fail with
   /// musaErrorNotSupported).
   class ChildGrids *children = nullptr;

@@ -246,6 +246,9 @@ public:
   FootprintSectors footprintSectors(unsigned granule = 1) const;
   uint64_t uniqueSectors() const { return footprintSectors().unique; }
   uint64_t untrackedSectors() const { return untracked_.load(); }
+  /// Of those, the sectors read (`write` false) or written in pinned or mapped host memory
+  /// (GridLaunch::hostMemory): they cross the host link, not the DRAM bus.
+  uint64_t hostSectors(bool write) const { return hostSectors_[write ? 1 : 0].load(); }
   /// The device addresses [first, second) the footprint bitmaps saw touched ({0, 0}: none).
   std::pair<uint64_t, uint64_t> footprintRange() const;
   /// Sectors of the sparse ranges light blocks reported: per site, the fewer of the sectors
@@ -303,6 +306,8 @@ private:
   uint64_t bitsCapacity_[2] = {0, 0}; // words each bitmap has (at least words_)
   uint64_t lowWord_ = ~uint64_t(0), highWord_ = 0;
   std::atomic<uint64_t> untracked_{0};
+  std::atomic<uint64_t> hostSectors_[2] = {0, 0};
+  bool (*hostMemory_)(const void *p) = nullptr; // GridLaunch::hostMemory
   std::atomic<uint64_t> clockSpan_{0}; // see observeClock
   std::atomic<bool> published_{false};
   uint64_t sampled_[MaxSamples] = {}; // the sampled blocks' linear indices, ascending
@@ -447,7 +452,8 @@ struct KernelEstimate {
   double atomics = 0;
   // The terms the model compares (cycles); the largest names the limiter.
   double computeCycles = 0, sharedCycles = 0, dramCycles = 0, l2Cycles = 0,
-         latencyCycles = 0, barrierCycles = 0, atomicCycles = 0, dispatchCycles = 0;
+         latencyCycles = 0, barrierCycles = 0, atomicCycles = 0, dispatchCycles = 0,
+         hostLinkCycles = 0;
   std::string limiter;
 };
 
