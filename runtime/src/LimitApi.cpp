@@ -7,6 +7,8 @@
 
 #include "musa/sim/FiberStackPool.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 using namespace musa::rt;
@@ -18,6 +20,16 @@ namespace {
 bool unsupported(musaLimit limit) {
   return limit == musaLimitDevRuntimeSyncDepth || limit < musaLimitStackSize ||
          limit > musaLimitPersistingL2CacheSize;
+}
+
+// How the GPU rounds what it is given (an H100, tests/hardware/probes/limits_rounding.h100.txt):
+// the stack to 16 bytes, the printf FIFO to at least 512 KiB, the heap to 64 KiB and at least
+// 4 MiB, the pending-launch count to at least 32.
+constexpr size_t StackGranule = 16, MinPrintfFifo = 512 << 10, HeapGranule = 64 << 10,
+                 MinHeap = 4 << 20, MinPendingLaunches = 32;
+
+size_t roundUp(size_t value, size_t granule) {
+  return value > SIZE_MAX - granule ? value : (value + granule - 1) / granule * granule;
 }
 
 } // namespace
@@ -34,6 +46,7 @@ extern "C" musaError_t musaDeviceSetLimit(musaLimit limit, size_t value) {
     case musaLimitStackSize: {
       // Each GPU thread runs on a simulator stack of fixed size; a larger per-thread stack
       // cannot be honoured.
+      value = roundUp(value, StackGranule);
       size_t most = musa::sim::FiberStackPool::stackSize();
       if (value > most) {
         std::fprintf(stderr,
@@ -48,20 +61,21 @@ extern "C" musaError_t musaDeviceSetLimit(musaLimit limit, size_t value) {
     }
     case musaLimitPrintfFifoSize: {
       std::lock_guard lock(d->limitsMutex);
-      d->limits.printfFifoSize = value; // printf writes straight to stdout: no FIFO to fill
+      // printf writes straight to stdout: no FIFO to fill.
+      d->limits.printfFifoSize = std::max(value, MinPrintfFifo);
       return musaSuccess;
     }
     case musaLimitMallocHeapSize:
-      if (value > d->memory().capacity())
-        return musaErrorMemoryAllocation;
-      // As CUDA: fixed once a kernel has used the heap.
+      // The GPU accepts any size and keeps what it can reserve when a kernel first allocates
+      // (an H100 with 85 GB read back 17.7 GB after asking for 2^50 bytes): here at most a
+      // fifth of the device's memory. As CUDA: fixed once a kernel has used the heap.
+      value = std::min(std::max(roundUp(value, HeapGranule), MinHeap),
+                       d->memory().capacity() / 5 / HeapGranule * HeapGranule);
       return d->heap.setSize(value) ? musaSuccess : musaErrorInvalidValue;
     case musaLimitDevRuntimePendingLaunchCount: {
       // Device-side launches a grid may have waiting to run (musa/sim/ChildGrids.h).
-      if (value == 0)
-        return musaErrorInvalidValue;
       std::lock_guard lock(d->limitsMutex);
-      d->limits.pendingLaunchCount = value;
+      d->limits.pendingLaunchCount = std::max(value, MinPendingLaunches);
       return musaSuccess;
     }
     case musaLimitMaxL2FetchGranularity: {

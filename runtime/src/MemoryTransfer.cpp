@@ -121,10 +121,11 @@ sim::CopyRoute routeOf(musaMemcpyKind kind, const void *dst, const void *src, De
 
 } // namespace
 
-Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height) {
+Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height, bool heapToo) {
   auto where = Runtime::get().findDevicePointer(p);
   if (!where || static_cast<const char *>(p) + span(pitch, width, height) >
-                    where->range.base + where->range.size)
+                    where->range.base + where->range.size ||
+      (where->range.tag == HeapAllocation && !heapToo))
     return nullptr;
   return where->device;
 }
@@ -189,7 +190,7 @@ musaError_t prepareSet(void *dst, size_t pitch, unsigned value, size_t elementSi
     return musaErrorInvalidValue;
   if (height > 1 && rowBytes > pitch)
     return musaErrorInvalidPitchValue;
-  Device *device = deviceHolding(dst, pitch, rowBytes, height);
+  Device *device = deviceHolding(dst, pitch, rowBytes, height, true);
   if (!device)
     return musaErrorInvalidValue;
   if (musaError_t e = device->stickyError())

@@ -16,7 +16,12 @@ namespace musa::rt {
 class Device;
 
 /// The device one of whose live allocations holds the whole region, or null.
-Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height);
+/// The device whose live allocation wholly holds the rows at `p`, or null. Memory kernels took
+/// from the device heap (malloc in device code) is no allocation copies may name (the H100
+/// refuses musaMemcpy from it with musaErrorInvalidValue) but memsets may (`heapToo`: the H100
+/// sets it; tests/hardware/probes/limits_rounding.h100.txt).
+Device *deviceHolding(const void *p, size_t pitch, size_t width, size_t height,
+                      bool heapToo = false);
 
 /// Validates a pitched copy and returns the work that performs it (null work for nothing to
 /// do), without enqueueing it: graphs run such work as nodes. In simulated time the work

@@ -21,7 +21,10 @@ PointerInfo describe(const void *ptr) {
   info.hostPointer = const_cast<void *>(ptr); // unregistered memory: CUDA reports the pointer
   Runtime &rt = Runtime::get();
   auto *p = const_cast<void *>(ptr);
-  if (auto where = rt.findDevicePointer(ptr)) {
+  auto where = rt.findDevicePointer(ptr);
+  if (where && where->range.tag == HeapAllocation)
+    where.reset(); // device malloc() memory: unregistered to the runtime, as the H100 reports
+  if (where) {
     bool managed = where->range.tag == ManagedAllocation;
     info.type = managed ? musaMemoryTypeManaged : musaMemoryTypeDevice;
     info.device = where->device->ordinal();

@@ -77,7 +77,7 @@ inline bool validAccessPolicyWindow(const musaAccessPolicyWindow &w) {
 /// musaDeviceSetLimit's values other than the heap size (which DeviceHeap keeps).
 struct DeviceLimits {
   size_t stackSize = 1024;          // bytes per thread, CUDA's default
-  size_t printfFifoSize = 1 << 20;  // bytes, CUDA's default
+  size_t printfFifoSize = 8650752;  // bytes, what the H100 and H200 report (CUDA 13)
   size_t pendingLaunchCount = 2048; // device-side launches waiting to run, CUDA's default
   size_t maxL2FetchGranularity = 64;
   size_t persistingL2CacheSize = 0;
