@@ -119,7 +119,8 @@ musaError_t prepareKernelLaunch(const sim::KernelEntry &entry, const void *func,
   config.cooperative = cooperative;
   config.heap = &device.heap;
   config.hostAccessible = &Runtime::kernelReachable;
-  config.hostMemory = &Runtime::pinnedHost;
+  if (Runtime::get().anyPinnedHost())
+    config.hostMemory = &Runtime::pinnedHost;
   if (std::string why = sim::checkLaunchConfig(device.profile(), config); !why.empty()) {
     if (std::getenv("MUSA_SIM_VERBOSE"))
       std::fprintf(stderr, "musa-sim: launch of '%s' refused: %s\n",

@@ -256,6 +256,11 @@ bool Runtime::kernelReachable(const void *p) {
 
 bool Runtime::pinnedHost(const void *p) { return get().findHost(p).has_value(); }
 
+bool Runtime::anyPinnedHost() {
+  std::lock_guard lock(hostMutex_);
+  return !host_.empty();
+}
+
 void Runtime::registerKernelReadable(const void *base, size_t size) {
   RangeTables &t = RangeTables::get();
   std::lock_guard lock(t.mutex);

@@ -362,6 +362,9 @@ public:
   static bool kernelReachable(const void *p);
   /// Whether `p` is pinned, mapped or registered host memory (GridLaunch::hostMemory).
   static bool pinnedHost(const void *p);
+  /// Whether any host memory is pinned, mapped or registered now (a launch asks pinnedHost
+  /// about the addresses outside device memory its blocks touch only then).
+  bool anyPinnedHost();
   /// Runtime memory device code reads (or writes) directly although no API call hands it out as device
   /// memory (texture and surface records): reachable for kernelReachable, nothing else.
   static void registerKernelReadable(const void *base, size_t size);
