@@ -114,7 +114,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double storeSectors = 0, storeLines = 0, scatteredStoreLines = 0; // and of stores
   double casLineRequests = 0, casRounds = 0; // compare-and-swap retry loops (below)
   // The other atomics: sector requests, and lanes applied after another on one address.
-  double atomicSectors = 0, atomicSameAddress = 0, casTries = 0;
+  double atomicSectors = 0, sameAddressCycles = 0, casTries = 0;
   double constantReplays = 0;                 // constant-cache passes (distinct addresses)
   double barriers = e.warpInstructions[abi::ClassBarrier];
 
@@ -182,10 +182,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                                    : double(s.globalExecs);
         atomicSectors += warps * sectors;
         if (s.globalWarps) // float adds take longer a lane (atomic_ops.h100.txt)
-          atomicSameAddress += warps * double(s.sameAddressLanes) / s.globalWarps *
-                               ((s.info & abi::AccessFloatAtomic) && p.sameAddressFloatAtomicCycles > 0
-                                    ? p.sameAddressFloatAtomicCycles / p.sameAddressAtomicCycles
-                                    : 1.0);
+          sameAddressCycles += warps * double(s.sameAddressLanes) / s.globalWarps *
+                               (s.info & abi::AccessFloatAtomic ? p.sameAddressFloatAtomicCycles
+                                                                : p.sameAddressAtomicCycles);
       }
       if (s.info & (abi::AccessAtomic | abi::AccessStore)) {
         // Atomic requests are bound by the atomic units' rates (below), which the H200
@@ -283,12 +282,12 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   // Pinned or mapped host memory a kernel reads or writes (zero-copy) crosses the host link,
   // each direction at its bandwidth (a vector add over mapped memory: 8 MB read and 4 MB
   // written in 184 us on an H100, tests/hardware/session12/samples.txt), not the DRAM bus.
-  const double hostRead = double(k.hostSectors(false)) * 32,
-               hostWritten = double(k.hostSectors(true)) * 32;
+  const uint64_t hostRead = k.hostSectors(false), hostWritten = k.hostSectors(true);
   if (p.hostLinkBandwidthGBs > 0)
-    e.hostLinkCycles = std::max(hostRead, hostWritten) / (p.hostLinkBandwidthGBs / cyclesPerNs);
-  double unique = double(footprint.unique + k.untrackedSectors() - k.hostSectors(false) -
-                         k.hostSectors(true) + k.sparseSectors()) * 32 +
+    e.hostLinkCycles = double(std::max(hostRead, hostWritten)) * 32 /
+                       (p.hostLinkBandwidthGBs / cyclesPerNs);
+  double unique = double(footprint.unique + k.untrackedSectors() - hostRead - hostWritten +
+                         k.sparseSectors()) * 32 +
                   blocks * threads * frameBytes;
   unique = std::min(unique, l2Bytes > 0 ? l2Bytes : unique);
   // DRAM reads `dram_access_bytes` at a time: a sector read alone brings its neighbours into
@@ -415,7 +414,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     // `atomic_sectors_per_cycle` sector requests and `atomic_ops_per_cycle` addresses a cycle
     // (tests/hardware/probes/atomic_footprint.h200.txt).
     double atUnits = (atomicSectors * p.atomicSectorCycles +
-                      atomicSameAddress * p.sameAddressAtomicCycles + casTries * p.casTryCycles) /
+                      sameAddressCycles + casTries * p.casTryCycles) /
                      units;
     e.atomicCycles = std::max({atomicSectors / p.atomicSectorsPerCycle,
                                e.atomics / p.atomicOpsPerCycle, atUnits});

@@ -80,7 +80,7 @@ struct DeviceProfile {
   /// compare-and-swap try when a warp's lanes share an address.
   double atomicSectorsPerCycle = 0, atomicOpsPerCycle = 0;
   double atomicSectorCycles = 0, sameAddressAtomicCycles = 0;
-  double sameAddressFloatAtomicCycles = 0; ///< 0: as sameAddressAtomicCycles
+  double sameAddressFloatAtomicCycles = 0; ///< a float add's lane (no combining)
   double atomicUnitBytes = 0;
   double casTryCycles = 0;
   /// Compare-and-swap retry loops: a round trip (one success per address per round), and the
