@@ -637,19 +637,36 @@ void BlockCounters::foldSamples() {
   // block with hundreds of barriers records a bounded number of epochs), at a place in the
   // window drawn from a hash of where it starts, so that a pattern that repeats every few
   // barriers (a sorting network's partner distances) is not always caught at one phase.
-  const uint64_t w = windowLength_;
+  const uint64_t window = windowLength_;
   std::vector<uint64_t> &global = scratch_[0], &shared = scratch_[1];
   std::vector<uint64_t> &warpAtomics = scratch_[2], &blockWords = scratch_[3];
+  const uint32_t warps = (threads + warpSize - 1) / warpSize;
   for (uint32_t site : dirtySites) {
     SiteStats &s = sites[site];
     uint32_t size = std::max<uint32_t>(1, s.info & 0xffff);
     const bool sharedCas = (s.info & abi::AccessFloatAtomic) != 0;
     const bool coverStores = (s.info & abi::AccessStore) &&
                              !(s.info & (abi::AccessAtomic | abi::AccessLocal));
+    // A warp runs the site as often as its busiest lane (the block: its busiest thread).
+    const uint32_t *runs = &instance[size_t(site) * threads];
+    warpRuns_.assign(warps, 0);
+    for (uint32_t t = 0; t < threads; ++t)
+      warpRuns_[t / warpSize] = std::max(warpRuns_[t / warpSize], runs[t]);
+    const uint32_t blockRuns = *std::max_element(warpRuns_.begin(), warpRuns_.end());
+    // What slot k stands for among `n` runs: executions 2^k - 1 to 2^(k+1) - 2 (the last
+    // slot: all from 2^k - 1 on), times the epoch's window.
+    auto weight = [&](unsigned k, uint32_t n) -> uint64_t {
+      uint64_t first = (uint64_t(1) << k) - 1;
+      if (n <= first)
+        return 0;
+      uint64_t covered = n - first;
+      return window * (k + 1 < Samples ? std::min<uint64_t>(covered, first + 1) : covered);
+    };
     for (unsigned k = 0; k < Samples; ++k) {
       uintptr_t *row = &samples[(site * Samples + k) * threads];
       blockWords.clear();
       for (uint32_t first = 0; first < threads; first += warpSize) {
+        const uint64_t w = weight(k, warpRuns_[first / warpSize]);
         global.clear(), shared.clear(), warpAtomics.clear();
         for (uint32_t t = first; t < std::min(threads, first + warpSize); ++t) {
           if (!row[t])
@@ -698,6 +715,7 @@ void BlockCounters::foldSamples() {
         }
       }
       if (!blockWords.empty()) {
+        const uint64_t w = weight(k, blockRuns);
         std::sort(blockWords.begin(), blockWords.end());
         s.sharedCasBlockSamples += w;
         s.sharedCasBlockWords +=
@@ -834,14 +852,13 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
       b->untraced[site] = 1; // a store's sectors are no longer all traced
       return;
     }
-    uint8_t &k = b->instance[size_t(site) * b->threads + t];
-    if (k < BlockCounters::Samples) {
+    uint32_t e = b->instance[size_t(site) * b->threads + t]++;
+    if (e >= musa::sim::abi::SampledInstances)
+      b->untraced[site] = 1; // execution 2 is never recorded
+    if (unsigned k = BlockCounters::sampleSlot(e); k < BlockCounters::Samples) {
       b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
-      ++k;
       if (!b->siteDirty[site])
         b->siteDirty[site] = 1, b->dirtySites.push_back(site);
-    } else {
-      b->untraced[site] = 1;
     }
   }
 }

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <limits>
 #include <cstdint>
 #include <memory>
@@ -342,12 +343,16 @@ struct BlockCounters {
   uint32_t threads = 0, warpSize = 32;
   bool sampling = false;
   std::vector<SiteStats> sites;
-  // Sampling: a site's first Samples executions by each thread in each barrier epoch (the
-  // stretch between two releases of a block barrier) are recorded, and folded into warp
-  // accesses when the epoch ends. Lanes are grouped by execution within the epoch, so that a
-  // wavefront whose lanes first reach a site in different iterations (each iteration between
-  // barriers) is seen as the iterations' warps, not as each lane's first iteration.
-  std::vector<uint8_t> instance;   // [site * threads + thread] executions seen this epoch
+  // Sampling: a site's executions by each thread in each barrier epoch (the stretch between
+  // two releases of a block barrier) are recorded at indices 0, 1, 3, 7, ... (2^k - 1, one
+  // slot each, `Samples` of them), and folded into warp accesses when the epoch ends, slot k
+  // standing for the 2^k executions from its index on (the last for all the rest): a loop
+  // whose accesses change with its trip (a binary search narrowing, a triangular loop whose
+  // lanes drop out) is seen along its whole run, not in its first two trips. Lanes are
+  // grouped by execution within the epoch, so that a wavefront whose lanes first reach a
+  // site in different iterations (each iteration between barriers) is seen as the
+  // iterations' warps, not as each lane's first iteration.
+  std::vector<uint32_t> instance;  // [site * threads + thread] executions seen this epoch
   std::vector<uintptr_t> samples;  // [(site * Samples + k) * threads + thread] + 1
   std::vector<uint32_t> dirtySites; // sites with samples this epoch
   std::vector<uint8_t> siteDirty;   // [site]: in dirtySites
@@ -370,7 +375,13 @@ struct BlockCounters {
   // them it wrote only in part (measurePartialStores).
   uint64_t storeSectors = 0, partialStoreSectors = 0;
   uint64_t footprintWords[2] = {~uint64_t(0), 0}; // of what this block set (touch)
-  static constexpr unsigned Samples = abi::SampledInstances;
+  static constexpr unsigned Samples = 6;
+  static_assert(Samples >= abi::SampledInstances); // the shared-memory hooks' first calls
+  /// The sample slot of a thread's execution `e` (from 0) of a site in an epoch, or
+  /// Samples if it is not recorded.
+  static unsigned sampleSlot(uint32_t e) {
+    return (e & (e + 1)) == 0 ? std::min<unsigned>(std::countr_zero(e + 1), Samples) : Samples;
+  }
   static constexpr size_t TraceLimit = 1 << 17;
   /// Where thread `t`'s basic-block counts go (ThreadContext::blockCounts).
   void *blockCountsFor(size_t t) {
@@ -421,6 +432,7 @@ private:
   /// Marks a site's pending run in the footprint and its lowest and highest address.
   void markPending(SiteStats &site, bool write);
   std::vector<uint64_t> scratch_[4]; // foldSamples: one warp access's words or sectors
+  std::vector<uint32_t> warpRuns_;   // foldSamples: each warp's runs of the site
   static constexpr uint32_t EpochsPerStride = 32;
   uint32_t epoch_ = 0, epochStride_ = 1, sampledAtStride_ = 0;
   uint32_t windowStart_ = 0, windowLength_ = 1, windowPick_ = 0;
