@@ -92,6 +92,18 @@ enum musaMemoryAdvise {
 };
 typedef enum musaMemoryAdvise musaMemoryAdvise;
 
+enum musaMemRangeAttribute {
+  musaMemRangeAttributeReadMostly = 1,
+  musaMemRangeAttributePreferredLocation = 2,
+  musaMemRangeAttributeAccessedBy = 3,
+  musaMemRangeAttributeLastPrefetchLocation = 4,
+  musaMemRangeAttributePreferredLocationType = 5,
+  musaMemRangeAttributePreferredLocationId = 6,
+  musaMemRangeAttributeLastPrefetchLocationType = 7,
+  musaMemRangeAttributeLastPrefetchLocationId = 8
+};
+typedef enum musaMemRangeAttribute musaMemRangeAttribute;
+
 enum musaMemoryType {
   musaMemoryTypeUnregistered = 0,
   musaMemoryTypeHost = 1,

@@ -102,6 +102,12 @@ musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
                                     musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemAdvise_v2(const void *devPtr, size_t count, enum musaMemoryAdvise advice,
                              struct musaMemLocation location);
+musaError_t musaMemRangeGetAttribute(void *data, size_t dataSize,
+                                     enum musaMemRangeAttribute attribute, const void *devPtr,
+                                     size_t count);
+musaError_t musaMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                      enum musaMemRangeAttribute *attributes,
+                                      size_t numAttributes, const void *devPtr, size_t count);
 musaError_t musaHostRegister(void *ptr, size_t size, unsigned int flags);
 musaError_t musaHostUnregister(void *ptr);
 /** The guide's spelling of musaHostUnregister. */

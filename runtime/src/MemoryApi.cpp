@@ -3,6 +3,7 @@
 #include "backend/Backend.h"
 #include "Runtime.h"
 #include "Capture.h"
+#include "ManagedAdvice.h"
 
 using namespace musa::rt;
 
@@ -27,6 +28,8 @@ musaError_t allocate(void **out, size_t size, AllocationTag tag) {
   void *p = d->memory().allocate(size, tag);
   if (!p)
     return musaErrorOutOfMemory;
+  if (tag == ManagedAllocation) // advice given to memory freed by a device reset
+    ManagedAdvice::get().forget(uintptr_t(p), uintptr_t(p) + size);
   *out = p;
   return musaSuccess;
 }
@@ -38,13 +41,16 @@ size_t pitchFor(size_t width) {
 }
 
 /// A live managed allocation holding [p, p+count), or an error.
-musaError_t managedRange(const void *p, size_t count) {
+musaError_t managedRange(const void *p, size_t count, uintptr_t *allocLo = nullptr,
+                         uintptr_t *allocHi = nullptr) {
   if (!p || count == 0)
     return musaErrorInvalidValue;
   auto where = Runtime::get().findDevicePointer(p);
   if (!where || where->range.tag != ManagedAllocation ||
       static_cast<const char *>(p) + count > where->range.base + where->range.size)
     return musaErrorInvalidValue;
+  if (allocLo)
+    *allocLo = uintptr_t(where->range.base), *allocHi = *allocLo + where->range.size;
   return musaSuccess;
 }
 
@@ -76,7 +82,11 @@ extern "C" musaError_t musaFree(void *devPtr) {
     }
     if (where->range.tag == PoolAllocation) // back to its memory pool, as CUDA allows
       return where->device->pools.freeNow(devPtr) ? musaSuccess : musaErrorInvalidValue;
-    return where->device->memory().free(devPtr) ? musaSuccess : musaErrorInvalidValue;
+    if (!where->device->memory().free(devPtr))
+      return musaErrorInvalidValue;
+    if (where->range.tag == ManagedAllocation)
+      ManagedAdvice::get().forget(uintptr_t(devPtr), uintptr_t(devPtr) + where->range.size);
+    return musaSuccess;
   });
 }
 
@@ -142,8 +152,15 @@ bool deviceOfLocation(const musaMemLocation &location, int &device) {
   }
 }
 
-musaError_t prefetch(const void *devPtr, size_t count, int dstDevice, musaStream_t streamHandle) {
-  if (musaError_t e = managedRange(devPtr, count))
+musaMemLocation locationOf(int device) {
+  return device == musaCpuDeviceId ? musaMemLocation{musaMemLocationTypeHost, 0}
+                                   : musaMemLocation{musaMemLocationTypeDevice, device};
+}
+
+musaError_t prefetch(const void *devPtr, size_t count, int dstDevice, musaStream_t streamHandle,
+                     musaMemLocation where) {
+  uintptr_t lo = 0, hi = 0;
+  if (musaError_t e = managedRange(devPtr, count, &lo, &hi))
     return e;
   if (dstDevice != musaCpuDeviceId && !Runtime::get().device(dstDevice))
     return musaErrorInvalidDevice;
@@ -153,11 +170,15 @@ musaError_t prefetch(const void *devPtr, size_t count, int dstDevice, musaStream
   // Migration has nothing to move (one memory); the prefetch still takes its place in the
   // stream so later work is ordered after it, as on hardware.
   stream->device->submit(*stream, [] {});
+  // musaMemRangeAttributeLastPrefetchLocation: what was asked for, done or not (as in CUDA).
+  ManagedAdvice::get().prefetched(uintptr_t(devPtr), uintptr_t(devPtr) + count, lo, hi, where);
   return musaSuccess;
 }
 
-musaError_t advise(const void *devPtr, size_t count, musaMemoryAdvise advice, int device) {
-  if (musaError_t e = managedRange(devPtr, count))
+musaError_t advise(const void *devPtr, size_t count, musaMemoryAdvise advice, int device,
+                   musaMemLocation where) {
+  uintptr_t lo = 0, hi = 0;
+  if (musaError_t e = managedRange(devPtr, count, &lo, &hi))
     return e;
   if (advice < musaMemAdviseSetReadMostly || advice > musaMemAdviseUnsetAccessedBy)
     return musaErrorInvalidValue;
@@ -165,8 +186,9 @@ musaError_t advise(const void *devPtr, size_t count, musaMemoryAdvise advice, in
                      advice != musaMemAdviseUnsetReadMostly;
   if (needsDevice && device != musaCpuDeviceId && !Runtime::get().device(device))
     return musaErrorInvalidDevice;
-  // Advice changes where pages would live, which one shared memory makes moot; it is
-  // validated and accepted, and has no effect on results.
+  // Advice changes where pages would live, which one shared memory makes moot: it has no
+  // effect on results, and is kept per page for musaMemRangeGetAttribute(s).
+  ManagedAdvice::get().advise(uintptr_t(devPtr), uintptr_t(devPtr) + count, lo, hi, advice, where);
   return musaSuccess;
 }
 } // namespace
@@ -174,7 +196,8 @@ musaError_t advise(const void *devPtr, size_t count, musaMemoryAdvise advice, in
 extern "C" musaError_t musaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                             musaStream_t streamHandle) {
   MUSA_BACKEND_HOOK(musaMemPrefetchAsync, devPtr, count, dstDevice, streamHandle);
-  return apiCall([&] { return prefetch(devPtr, count, dstDevice, streamHandle); });
+  return apiCall(
+      [&] { return prefetch(devPtr, count, dstDevice, streamHandle, locationOf(dstDevice)); });
 }
 
 extern "C" musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
@@ -185,7 +208,7 @@ extern "C" musaError_t musaMemPrefetchAsync_v2(const void *devPtr, size_t count,
     int device = 0;
     if (flags != 0 || !deviceOfLocation(location, device)) // CUDA defines no flags yet
       return musaErrorInvalidValue;
-    return prefetch(devPtr, count, device, streamHandle);
+    return prefetch(devPtr, count, device, streamHandle, location);
   });
 }
 
@@ -218,7 +241,7 @@ extern "C" musaError_t musaStreamAttachMemAsync(musaStream_t streamHandle, void 
 extern "C" musaError_t musaMemAdvise(const void *devPtr, size_t count,
                                      enum musaMemoryAdvise advice, int device) {
   MUSA_BACKEND_HOOK(musaMemAdvise, devPtr, count, advice, device);
-  return apiCall([&] { return advise(devPtr, count, advice, device); });
+  return apiCall([&] { return advise(devPtr, count, advice, device, locationOf(device)); });
 }
 
 extern "C" musaError_t musaMemAdvise_v2(const void *devPtr, size_t count,
@@ -237,6 +260,40 @@ extern "C" musaError_t musaMemAdvise_v2(const void *devPtr, size_t count,
     // CUDA 13 on the H200, tests/hardware/passthrough_h200.txt; prefetch says invalid device).
     if (needsLocation && device != musaCpuDeviceId && !Runtime::get().device(device))
       return musaErrorInvalidValue;
-    return advise(devPtr, count, advice, device);
+    return advise(devPtr, count, advice, device, location);
+  });
+}
+
+extern "C" musaError_t musaMemRangeGetAttribute(void *data, size_t dataSize,
+                                                enum musaMemRangeAttribute attribute,
+                                                const void *devPtr, size_t count) {
+  MUSA_BACKEND_HOOK(musaMemRangeGetAttribute, data, dataSize, attribute, devPtr, count);
+  return apiCall([&] {
+    uintptr_t lo = 0, hi = 0;
+    if (musaError_t e = managedRange(devPtr, count, &lo, &hi))
+      return e;
+    return ManagedAdvice::get().query(data, dataSize, attribute, uintptr_t(devPtr),
+                                      uintptr_t(devPtr) + count, lo, hi);
+  });
+}
+
+extern "C" musaError_t musaMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                                 enum musaMemRangeAttribute *attributes,
+                                                 size_t numAttributes, const void *devPtr,
+                                                 size_t count) {
+  MUSA_BACKEND_HOOK(musaMemRangeGetAttributes, data, dataSizes, attributes, numAttributes, devPtr,
+                    count);
+  return apiCall([&] {
+    if (!data || !dataSizes || !attributes || numAttributes == 0)
+      return musaErrorInvalidValue;
+    uintptr_t lo = 0, hi = 0;
+    if (musaError_t e = managedRange(devPtr, count, &lo, &hi))
+      return e;
+    for (size_t k = 0; k < numAttributes; ++k)
+      if (musaError_t e = ManagedAdvice::get().query(data[k], dataSizes[k], attributes[k],
+                                                     uintptr_t(devPtr), uintptr_t(devPtr) + count,
+                                                     lo, hi))
+        return e;
+    return musaSuccess;
   });
 }

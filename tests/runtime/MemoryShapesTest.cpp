@@ -166,6 +166,104 @@ TEST(MemoryShapes, ManagedMemoryIsUsableFromTheHost) {
   musaGetLastError();
 }
 
+// musaMemRangeGetAttribute(s) read back advice and prefetches page by page: a value when every
+// page of the range agrees, musaInvalidDeviceId (or 0, for read-mostly) when they do not.
+TEST(MemoryShapes, ManagedRangeAttributesReadBackAdvicePerPage) {
+  const size_t page = 4096, bytes = 8 * page;
+  char *m = nullptr;
+  ASSERT_EQ(musaMallocManaged(&m, bytes), musaSuccess);
+  auto attribute = [&](musaMemRangeAttribute which, size_t offset, size_t count) {
+    int value = 12345;
+    EXPECT_EQ(musaMemRangeGetAttribute(&value, 4, which, m + offset, count), musaSuccess);
+    return value;
+  };
+  // Nothing advised yet.
+  EXPECT_EQ(attribute(musaMemRangeAttributeReadMostly, 0, bytes), 0);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, 0, bytes), musaInvalidDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributeLastPrefetchLocation, 0, bytes), musaInvalidDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocationType, 0, bytes),
+            musaMemLocationTypeInvalid);
+  // Read-mostly on the first two pages (a range inside a page advises the whole page).
+  ASSERT_EQ(musaMemAdvise(m + 10, page + 20, musaMemAdviseSetReadMostly, 0), musaSuccess);
+  EXPECT_EQ(attribute(musaMemRangeAttributeReadMostly, 0, 2 * page), 1);
+  EXPECT_EQ(attribute(musaMemRangeAttributeReadMostly, 0, 3 * page), 0);
+  // Preferred location: the device on pages 0-3, the host on 4-7.
+  ASSERT_EQ(musaMemAdvise(m, 4 * page, musaMemAdviseSetPreferredLocation, 0), musaSuccess);
+  ASSERT_EQ(musaMemAdvise(m + 4 * page, 4 * page, musaMemAdviseSetPreferredLocation,
+                          musaCpuDeviceId),
+            musaSuccess);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, page, 2 * page), 0);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocationType, 0, page),
+            musaMemLocationTypeDevice);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocationId, 0, page), 0);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, 5 * page, page), musaCpuDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocationType, 5 * page, page),
+            musaMemLocationTypeHost);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, 0, bytes), musaInvalidDeviceId);
+  ASSERT_EQ(musaMemAdvise(m, page, musaMemAdviseUnsetPreferredLocation, 0), musaSuccess);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, 0, page), musaInvalidDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributePreferredLocation, page, page), 0);
+  // Accessed-by: the devices set on every page of the range, the rest of the list invalid.
+  ASSERT_EQ(musaMemAdvise(m, bytes, musaMemAdviseSetAccessedBy, 0), musaSuccess);
+  ASSERT_EQ(musaMemAdvise(m, page, musaMemAdviseSetAccessedBy, musaCpuDeviceId), musaSuccess);
+  int ids[3] = {7, 7, 7};
+  ASSERT_EQ(musaMemRangeGetAttribute(ids, sizeof ids, musaMemRangeAttributeAccessedBy, m, page),
+            musaSuccess);
+  EXPECT_EQ(ids[0], musaCpuDeviceId);
+  EXPECT_EQ(ids[1], 0);
+  EXPECT_EQ(ids[2], musaInvalidDeviceId);
+  ASSERT_EQ(musaMemRangeGetAttribute(ids, sizeof ids, musaMemRangeAttributeAccessedBy, m, bytes),
+            musaSuccess);
+  EXPECT_EQ(ids[0], 0);
+  EXPECT_EQ(ids[1], musaInvalidDeviceId);
+  // The last prefetch asked for, per page.
+  ASSERT_EQ(musaMemPrefetchAsync(m, 2 * page, 0, 0), musaSuccess);
+  ASSERT_EQ(musaMemPrefetchAsync(m + page, page, musaCpuDeviceId, 0), musaSuccess);
+  EXPECT_EQ(attribute(musaMemRangeAttributeLastPrefetchLocation, 0, page), 0);
+  EXPECT_EQ(attribute(musaMemRangeAttributeLastPrefetchLocation, page, page), musaCpuDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributeLastPrefetchLocation, 0, 2 * page), musaInvalidDeviceId);
+  EXPECT_EQ(attribute(musaMemRangeAttributeLastPrefetchLocationType, page, page),
+            musaMemLocationTypeHost);
+  // Several at once.
+  int mostly = -1, preferred = -1;
+  void *data[] = {&mostly, &preferred};
+  size_t sizes[] = {4, 4};
+  musaMemRangeAttribute which[] = {musaMemRangeAttributeReadMostly,
+                                   musaMemRangeAttributePreferredLocation};
+  ASSERT_EQ(musaMemRangeGetAttributes(data, sizes, which, 2, m + page, page), musaSuccess);
+  EXPECT_EQ(mostly, 1);
+  EXPECT_EQ(preferred, 0);
+  // Bad input.
+  int value = 0;
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 8, musaMemRangeAttributeReadMostly, m, page),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 6, musaMemRangeAttributeAccessedBy, m, page),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemRangeGetAttribute(nullptr, 4, musaMemRangeAttributeReadMostly, m, page),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 4, musaMemRangeAttribute(42), m, page),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 4, musaMemRangeAttributeReadMostly, m, bytes + 1),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemRangeGetAttributes(data, sizes, which, 0, m, page), musaErrorInvalidValue);
+  int *plain = nullptr;
+  ASSERT_EQ(musaMalloc(&plain, 64), musaSuccess);
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 4, musaMemRangeAttributeReadMostly, plain, 64),
+            musaErrorInvalidValue);
+  // Freed memory forgets its advice: a new allocation starts from none.
+  ASSERT_EQ(musaFree(m), musaSuccess);
+  EXPECT_EQ(musaMemRangeGetAttribute(&value, 4, musaMemRangeAttributeReadMostly, m, page),
+            musaErrorInvalidValue);
+  char *again = nullptr;
+  ASSERT_EQ(musaMallocManaged(&again, bytes), musaSuccess);
+  ASSERT_EQ(musaMemRangeGetAttribute(&value, 4, musaMemRangeAttributeReadMostly, again, page),
+            musaSuccess);
+  EXPECT_EQ(value, 0);
+  musaFree(again);
+  musaFree(plain);
+  musaGetLastError();
+}
+
 TEST(MemoryShapes, RegisteredAndMappedHostMemory) {
   std::vector<char> buffer(8192);
   ASSERT_EQ(musaHostRegister(buffer.data(), buffer.size(), musaHostRegisterMapped), musaSuccess);
