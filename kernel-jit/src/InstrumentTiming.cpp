@@ -396,6 +396,22 @@ struct BlockPlan {
 /// microbenchmarks report them. Estimates, not fitted.
 constexpr unsigned SpecialSteps = 4, Fp64Steps = 2, SharedLoadSteps = 7;
 
+/// Whether a global load from `load` may read what a store to `store` wrote, as far as a GPU
+/// compiler can tell without knowing the addresses: distinct identified objects (allocations,
+/// variables, `__restrict__` parameters) do not alias; anything else reached through plain
+/// pointers may.
+bool mayAlias(const Value *load, const Value *store) {
+  const Value *a = getUnderlyingObject(load, 12), *b = getUnderlyingObject(store, 12);
+  if (a == b)
+    return true;
+  auto distinct = [](const Value *v) {
+    if (auto *arg = dyn_cast<Argument>(v))
+      return arg->hasNoAliasAttr() || arg->hasByValAttr();
+    return isa<AllocaInst>(v) || isa<GlobalVariable>(v);
+  };
+  return !(distinct(a) || distinct(b));
+}
+
 BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   Argument *ctx = getContextArg(*BB.getParent());
@@ -409,6 +425,11 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
   // the block, itself included (the dependent chain a warp waits through).
   DenseMap<const Instruction *, unsigned> steps;
   unsigned chain = 0, longestPath = 0;
+  // Global stores and atomics so far: where, and the loads their operands waited for. A load
+  // after one it may alias cannot be issued before it (the compiler keeps their order), and the
+  // store issues once its operands are ready: the load waits behind them (a recurrence
+  // `out[y] = f(in[y], ...)` unrolled with `in` and `out` unrestricted is one load at a time).
+  SmallVector<std::pair<const Value *, unsigned>, 8> stores;
   for (Instruction &I : BB) {
     unsigned d = 0, s = 0;
     for (const Value *V : I.operands())
@@ -420,6 +441,13 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
     if (Value *ptr = accessPointer(I, info, DL)) {
       plan.accesses.push_back({&I, info});
       bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
+      bool global = !(info & sim::abi::AccessLocal) && !(ctx && isSharedPointer(ptr, ctx));
+      if (global && !load && d)
+        stores.push_back({ptr, d});
+      else if (global && load)
+        for (const auto &[where, waited] : stores)
+          if (waited > d && mayAlias(ptr, where))
+            d = waited;
       loads += load;
       d += load;
       // A shared-memory load's result arrives after about 30 cycles; a global load's wait is

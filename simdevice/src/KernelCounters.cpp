@@ -239,7 +239,16 @@ void BlockCounters::flushFootprint() {
 }
 
 uint64_t KernelCounters::sparseSectors(unsigned granule) const {
-  double n = 0;
+  // Sites whose launch-wide ranges mostly overlap share their span's sectors: those that
+  // start at the same sector touch the same ones (a column walk's load and store of one
+  // element, a second pass over what the first read: the most of them), those that start
+  // apart touch their own (a loop unrolled four times reads a quarter of the rows at each of
+  // four sites, eight loads of a thread each an eighth of the data: their sum), together no
+  // more than the span. Ranges apart add up.
+  struct Part {
+    double lo, hi, sectors;
+  };
+  std::vector<Part> parts;
   for (const SiteStats &s : sites) {
     if (!s.sparseExecs)
       continue;
@@ -251,7 +260,31 @@ uint64_t KernelCounters::sparseSectors(unsigned granule) const {
                                               double(granule));
     // Blocks' spans overlap (a gather from one table): no more than the launch-wide span.
     double launchSpan = s.highest > s.lowest ? double(s.highest - s.lowest) / 32 + 1 : 1;
-    n += std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane, launchSpan});
+    parts.push_back({double(s.lowest), double(std::max(s.highest, s.lowest + 1)),
+                     std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane,
+                               launchSpan})});
+  }
+  std::sort(parts.begin(), parts.end(), [](const Part &a, const Part &b) { return a.lo < b.lo; });
+  double n = 0;
+  for (size_t i = 0; i < parts.size();) {
+    size_t first = i;
+    double lo = parts[i].lo, hi = parts[i].hi;
+    for (++i; i < parts.size(); ++i) {
+      const Part &p = parts[i];
+      double overlap = std::min(hi, p.hi) - std::max(lo, p.lo);
+      if (overlap <= 0.5 * std::min(hi - lo, p.hi - p.lo))
+        break;
+      hi = std::max(hi, p.hi);
+    }
+    // parts[first, i) are sorted by their first address: runs of one first sector.
+    double span = std::max(1.0, (hi - lo) / 32), sum = 0;
+    for (size_t k = first; k < i;) {
+      double most = parts[k].sectors, start = std::floor(parts[k].lo / 32);
+      for (++k; k < i && std::floor(parts[k].lo / 32) == start; ++k)
+        most = std::max(most, parts[k].sectors);
+      sum += most;
+    }
+    n += std::min(span, sum);
   }
   return uint64_t(n);
 }
