@@ -535,8 +535,14 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   uniqueSectors = sectorAccesses = 0;
   storeSectors = partialStoreSectors = 0;
   if (sampling) {
-    instance.assign(size_t(threads) * n, 0);
-    samples.assign(n * Samples * threads, 0);
+    // Folding clears every sample and count it reads: after a block that ended normally
+    // (samplesClean_) the arrays are already zero.
+    if (!samplesClean_ || instance.size() != size_t(threads) * n ||
+        samples.size() != n * Samples * threads) {
+      instance.assign(size_t(threads) * n, 0);
+      samples.assign(n * Samples * threads, 0);
+    }
+    samplesClean_ = false;
     dirtySites.clear();
     siteDirty.assign(n, 0);
     untraced.assign(n, 0);
@@ -695,7 +701,7 @@ void BlockCounters::foldSamples() {
       uint64_t covered = n - first;
       return window * (k + 1 < Samples ? std::min<uint64_t>(covered, first + 1) : covered);
     };
-    for (unsigned k = 0; k < Samples; ++k) {
+    for (unsigned k = 0, rows = siteDirty[site]; k < rows; ++k) {
       uintptr_t *row = &samples[(site * Samples + k) * threads];
       blockWords.clear();
       for (uint32_t first = 0; first < threads; first += warpSize) {
@@ -771,6 +777,7 @@ void BlockCounters::foldSamples() {
 void BlockCounters::end() {
   if (sampling) {
     foldSamples();
+    samplesClean_ = true;
     countDivergence();
     measureReuse();
     measurePartialStores();
@@ -890,8 +897,10 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
       b->untraced[site] = 1; // execution 2 is never recorded
     if (unsigned k = BlockCounters::sampleSlot(e); k < BlockCounters::Samples) {
       b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
-      if (!b->siteDirty[site])
-        b->siteDirty[site] = 1, b->dirtySites.push_back(site);
+      uint8_t &rows = b->siteDirty[site];
+      if (!rows)
+        b->dirtySites.push_back(site);
+      rows = std::max<uint8_t>(rows, uint8_t(k + 1));
     }
   }
 }

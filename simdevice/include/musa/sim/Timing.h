@@ -355,7 +355,7 @@ struct BlockCounters {
   std::vector<uint32_t> instance;  // [site * threads + thread] executions seen this epoch
   std::vector<uintptr_t> samples;  // [(site * Samples + k) * threads + thread] + 1
   std::vector<uint32_t> dirtySites; // sites with samples this epoch
-  std::vector<uint8_t> siteDirty;   // [site]: in dirtySites
+  std::vector<uint8_t> siteDirty;   // [site]: in dirtySites, with samples in rows [0, this)
   std::vector<uint8_t> untraced;    // [site]: some global execution went unrecorded
   struct StoreCover {
     uint32_t site;
@@ -433,6 +433,7 @@ private:
   void markPending(SiteStats &site, bool write);
   std::vector<uint64_t> scratch_[4]; // foldSamples: one warp access's words or sectors
   std::vector<uint32_t> warpRuns_;   // foldSamples: each warp's runs of the site
+  bool samplesClean_ = false;        // `instance` and `samples` are all zero
   static constexpr uint32_t EpochsPerStride = 32;
   uint32_t epoch_ = 0, epochStride_ = 1, sampledAtStride_ = 0;
   uint32_t windowStart_ = 0, windowLength_ = 1, windowPick_ = 0;
