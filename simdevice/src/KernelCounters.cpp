@@ -537,10 +537,13 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   if (sampling) {
     // Folding clears every sample and count it reads: after a block that ended normally
     // (samplesClean_) the arrays are already zero.
-    if (!samplesClean_ || instance.size() != size_t(threads) * n ||
-        samples.size() != n * Samples * threads) {
-      instance.assign(size_t(threads) * n, 0);
-      samples.assign(n * Samples * threads, 0);
+    // Only the kernel's own sites are recorded (a module's sites are numbered together).
+    sampledFirst = siteFirst_, sampledCount = siteEnd_ - siteFirst_;
+    const size_t m = sampledCount;
+    if (!samplesClean_ || instance.size() != size_t(threads) * m ||
+        samples.size() != m * Samples * threads) {
+      instance.assign(size_t(threads) * m, 0);
+      samples.assign(m * Samples * threads, 0);
     }
     samplesClean_ = false;
     dirtySites.clear();
@@ -687,7 +690,8 @@ void BlockCounters::foldSamples() {
     const bool coverStores = (s.info & abi::AccessStore) &&
                              !(s.info & (abi::AccessAtomic | abi::AccessLocal));
     // A warp runs the site as often as its busiest lane (the block: its busiest thread).
-    const uint32_t *runs = &instance[size_t(site) * threads];
+    const size_t local = site - sampledFirst; // hooks record only the kernel's sites
+    const uint32_t *runs = &instance[local * threads];
     warpRuns_.assign(warps, 0);
     for (uint32_t t = 0; t < threads; ++t)
       warpRuns_[t / warpSize] = std::max(warpRuns_[t / warpSize], runs[t]);
@@ -702,7 +706,7 @@ void BlockCounters::foldSamples() {
       return window * (k + 1 < Samples ? std::min<uint64_t>(covered, first + 1) : covered);
     };
     for (unsigned k = 0, rows = siteDirty[site]; k < rows; ++k) {
-      uintptr_t *row = &samples[(site * Samples + k) * threads];
+      uintptr_t *row = &samples[(local * Samples + k) * threads];
       blockWords.clear();
       for (uint32_t first = 0; first < threads; first += warpSize) {
         const uint64_t w = weight(k, warpRuns_[first / warpSize]);
@@ -761,7 +765,7 @@ void BlockCounters::foldSamples() {
             w * uint64_t(std::unique(blockWords.begin(), blockWords.end()) - blockWords.begin());
       }
     }
-    std::fill_n(instance.begin() + size_t(site) * threads, threads, 0);
+    std::fill_n(instance.begin() + local * threads, threads, 0);
     siteDirty[site] = 0;
   }
   dirtySites.clear();
@@ -892,11 +896,14 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
       b->untraced[site] = 1; // a store's sectors are no longer all traced
       return;
     }
-    uint32_t e = b->instance[size_t(site) * b->threads + t]++;
+    const size_t local = site - b->sampledFirst;
+    if (local >= b->sampledCount) // not the kernel's site: never expected
+      return;
+    uint32_t e = b->instance[local * b->threads + t]++;
     if (e >= musa::sim::abi::SampledInstances)
       b->untraced[site] = 1; // execution 2 is never recorded
     if (unsigned k = BlockCounters::sampleSlot(e); k < BlockCounters::Samples) {
-      b->samples[(site * BlockCounters::Samples + k) * b->threads + t] = a + 1;
+      b->samples[(local * BlockCounters::Samples + k) * b->threads + t] = a + 1;
       uint8_t &rows = b->siteDirty[site];
       if (!rows)
         b->dirtySites.push_back(site);

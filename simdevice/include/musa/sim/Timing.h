@@ -352,8 +352,10 @@ struct BlockCounters {
   // grouped by execution within the epoch, so that a wavefront whose lanes first reach a
   // site in different iterations (each iteration between barriers) is seen as the
   // iterations' warps, not as each lane's first iteration.
+  // Indexed by the site's place among the kernel's sites (site - sampledFirst).
   std::vector<uint32_t> instance;  // [site * threads + thread] executions seen this epoch
   std::vector<uintptr_t> samples;  // [(site * Samples + k) * threads + thread] + 1
+  uint32_t sampledFirst = 0, sampledCount = 0; // the kernel's sites
   std::vector<uint32_t> dirtySites; // sites with samples this epoch
   std::vector<uint8_t> siteDirty;   // [site]: in dirtySites, with samples in rows [0, this)
   std::vector<uint8_t> untraced;    // [site]: some global execution went unrecorded
