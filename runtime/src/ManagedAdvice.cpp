@@ -29,6 +29,22 @@ int deviceNumber(const musaMemLocation &l) {
   }
 }
 
+/// One host NUMA node, and no id for the host: how a location is kept.
+musaMemLocation normalised(musaMemLocation where) {
+  if (where.type == musaMemLocationTypeHostNumaCurrent)
+    return {musaMemLocationTypeHostNuma, 0};
+  if (where.type == musaMemLocationTypeHost)
+    where.id = 0;
+  return where;
+}
+
+/// The id musaMemRangeAttribute*LocationId reports: none for the host or no location.
+int locationId(const musaMemLocation &l) {
+  return l.type == musaMemLocationTypeInvalid || l.type == musaMemLocationTypeHost
+             ? musaInvalidDeviceId
+             : l.id;
+}
+
 uint64_t accessBit(const musaMemLocation &l) {
   int n = deviceNumber(l);
   return n == musaCpuDeviceId ? 1 : n >= 0 && n < 63 ? uint64_t(1) << (n + 1) : 0;
@@ -70,10 +86,7 @@ template <class F> void ManagedAdvice::update(uintptr_t lo, uintptr_t hi, F &&ch
 
 void ManagedAdvice::advise(uintptr_t lo, uintptr_t hi, uintptr_t allocLo, uintptr_t allocHi,
                            musaMemoryAdvise advice, musaMemLocation where) {
-  if (where.type == musaMemLocationTypeHostNumaCurrent)
-    where = {musaMemLocationTypeHostNuma, 0}; // one host NUMA node
-  if (where.type == musaMemLocationTypeHost)
-    where.id = 0;
+  where = normalised(where);
   auto [first, end] = pages(lo, hi, allocLo, allocHi);
   std::lock_guard lock(mutex_);
   update(first, end, [&](PageAdvice &a) {
@@ -90,10 +103,7 @@ void ManagedAdvice::advise(uintptr_t lo, uintptr_t hi, uintptr_t allocLo, uintpt
 
 void ManagedAdvice::prefetched(uintptr_t lo, uintptr_t hi, uintptr_t allocLo, uintptr_t allocHi,
                                musaMemLocation where) {
-  if (where.type == musaMemLocationTypeHostNumaCurrent)
-    where = {musaMemLocationTypeHostNuma, 0};
-  if (where.type == musaMemLocationTypeHost)
-    where.id = 0;
+  where = normalised(where);
   auto [first, end] = pages(lo, hi, allocLo, allocHi);
   std::lock_guard lock(mutex_);
   update(first, end, [&](PageAdvice &a) { a.lastPrefetch = where; });
@@ -159,16 +169,8 @@ musaError_t ManagedAdvice::query(void *data, size_t dataSize, musaMemRangeAttrib
   case musaMemRangeAttributeLastPrefetchLocation: value = deviceNumber(prefetch); break;
   case musaMemRangeAttributePreferredLocationType: value = int(preferred.type); break;
   case musaMemRangeAttributeLastPrefetchLocationType: value = int(prefetch.type); break;
-  case musaMemRangeAttributePreferredLocationId:
-    value = preferred.type == musaMemLocationTypeInvalid || preferred.type == musaMemLocationTypeHost
-                ? musaInvalidDeviceId
-                : preferred.id;
-    break;
-  case musaMemRangeAttributeLastPrefetchLocationId:
-    value = prefetch.type == musaMemLocationTypeInvalid || prefetch.type == musaMemLocationTypeHost
-                ? musaInvalidDeviceId
-                : prefetch.id;
-    break;
+  case musaMemRangeAttributePreferredLocationId: value = locationId(preferred); break;
+  case musaMemRangeAttributeLastPrefetchLocationId: value = locationId(prefetch); break;
   case musaMemRangeAttributeAccessedBy: {
     // The devices (the host as musaCpuDeviceId) set for every page, as many as fit; the
     // rest of the entries musaInvalidDeviceId.
