@@ -412,36 +412,34 @@ bool mayAlias(const Value *load, const Value *store) {
   return !(distinct(a) || distinct(b));
 }
 
-BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
-  const DataLayout &DL = BB.getModule()->getDataLayout();
-  Argument *ctx = getContextArg(*BB.getParent());
-  BlockPlan plan;
-  unsigned loads = 0, halfOperations = 0;
-  // A load's depth: the most global loads on one def-use path to it within the block, itself
-  // included. The block's loads wait for memory `chain` times one after another (a pointer
-  // chase unrolled four times is four waits; four independent loads are one).
+/// The global loads' dependent depths along a stretch of straight-line code: a basic block, or
+/// a predicated block after the block it hangs from. A load's depth is the most global loads
+/// on one def-use path to it within the stretch, itself included; the stretch's loads wait for
+/// memory `chain` times one after another (a pointer chase unrolled four times is four waits;
+/// four independent loads are one).
+struct LoadDepths {
+  explicit LoadDepths(Argument *ctx) : ctx(ctx) {}
+  Argument *ctx;
   DenseMap<const Instruction *, unsigned> depth;
-  // An instruction's steps: the most counted instructions on one def-use path to it within
-  // the block, itself included (the dependent chain a warp waits through).
-  DenseMap<const Instruction *, unsigned> steps;
-  unsigned chain = 0, longestPath = 0;
   // Global stores and atomics so far: where, and the loads their operands waited for. A load
   // after one it may alias cannot be issued before it (the compiler keeps their order), and the
   // store issues once its operands are ready: the load waits behind them (a recurrence
   // `out[y] = f(in[y], ...)` unrolled with `in` and `out` unrestricted is one load at a time).
   SmallVector<std::pair<const Value *, unsigned>, 8> stores;
-  for (Instruction &I : BB) {
-    unsigned d = 0, s = 0;
+  unsigned chain = 0, loads = 0;
+  unsigned floor = 0; // the depth of a predicated block's condition
+
+  /// Visits the next instruction; `ptr` and `info` as accessPointer gave them (ptr null: not
+  /// an access).
+  void visit(const Instruction &I, const Value *ptr, uint32_t info) {
+    unsigned d = floor;
     for (const Value *V : I.operands())
-      if (auto *op = dyn_cast<Instruction>(V); op && op->getParent() == &BB)
-        d = std::max(d, depth.lookup(op)), s = std::max(s, steps.lookup(op));
-    Counts before = plan.counts;
-    unsigned halfBefore = halfOperations, own = 0; // own: this instruction's steps
-    uint32_t info = 0;
-    if (Value *ptr = accessPointer(I, info, DL)) {
-      plan.accesses.push_back({&I, info});
+      if (auto *op = dyn_cast<Instruction>(V))
+        d = std::max(d, depth.lookup(op));
+    if (ptr) {
       bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
-      bool global = !(info & sim::abi::AccessLocal) && !(ctx && isSharedPointer(ptr, ctx));
+      bool global = !(info & sim::abi::AccessLocal) &&
+                    !(ctx && isSharedPointer(const_cast<Value *>(ptr), ctx));
       if (global && !load && d)
         stores.push_back({ptr, d});
       else if (global && load)
@@ -450,6 +448,80 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
             d = waited;
       loads += load;
       d += load;
+    }
+    if (d)
+      depth[&I] = d;
+    chain = std::max(chain, d);
+  }
+};
+
+/// The block a GPU compiler turns `BB` into predicated instructions of, if any: a short
+/// branch-free block with no calls that its only predecessor branches around (`if (c) x +=
+/// a[j];`, either arm of a short if-else). Its loads issue with that block's, so they wait
+/// with them (a grid-stride loop's second, guarded load is no second wait).
+const BasicBlock *predicatedUnder(const BasicBlock &BB) {
+  constexpr unsigned MaxPredicated = 16; // instructions; ptxas if-converts short arms only
+  const BasicBlock *P = BB.getSinglePredecessor();
+  auto *branch = P ? dyn_cast<BranchInst>(P->getTerminator()) : nullptr;
+  auto *own = dyn_cast<BranchInst>(BB.getTerminator());
+  if (!branch || !branch->isConditional() || !own || own->isConditional() || P == &BB)
+    return nullptr;
+  auto shortArm = [&](const BasicBlock &arm) {
+    if (arm.size() > MaxPredicated + 1)
+      return false;
+    for (const Instruction &I : arm)
+      if (auto *call = dyn_cast<CallBase>(&I); call && !isa<IntrinsicInst>(call))
+        return false;
+    return true;
+  };
+  const BasicBlock *join = own->getSuccessor(0);
+  const BasicBlock *other = branch->getSuccessor(branch->getSuccessor(0) == &BB ? 1 : 0);
+  if (other == &BB || !shortArm(BB))
+    return nullptr;
+  if (other == join) // a triangle
+    return P;
+  auto *otherBranch = dyn_cast<BranchInst>(other->getTerminator());
+  bool diamond = other->getSinglePredecessor() == P && otherBranch &&
+                 !otherBranch->isConditional() && otherBranch->getSuccessor(0) == join &&
+                 shortArm(*other);
+  return diamond ? P : nullptr;
+}
+
+BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
+  const DataLayout &DL = BB.getModule()->getDataLayout();
+  Argument *ctx = getContextArg(*BB.getParent());
+  BlockPlan plan;
+  unsigned halfOperations = 0;
+  LoadDepths loads(ctx);
+  // A predicated block continues the block it hangs from: its loads add waits only where they
+  // need that block's loads (through their operands or the predicate) or wait behind its
+  // stores.
+  unsigned before = 0;
+  if (const BasicBlock *P = predicatedUnder(BB)) {
+    for (const Instruction &I : *P) {
+      uint32_t info = 0;
+      loads.visit(I, accessPointer(const_cast<Instruction &>(I), info, DL), info);
+    }
+    before = loads.chain, loads.loads = 0;
+    loads.floor = loads.depth.lookup(P->getTerminator());
+  }
+  // An instruction's steps: the most counted instructions on one def-use path to it within
+  // the block, itself included (the dependent chain a warp waits through).
+  DenseMap<const Instruction *, unsigned> steps;
+  unsigned longestPath = 0;
+  for (Instruction &I : BB) {
+    unsigned s = 0;
+    for (const Value *V : I.operands())
+      if (auto *op = dyn_cast<Instruction>(V); op && op->getParent() == &BB)
+        s = std::max(s, steps.lookup(op));
+    Counts counted = plan.counts;
+    unsigned halfBefore = halfOperations, own = 0; // own: this instruction's steps
+    uint32_t info = 0;
+    Value *ptr = accessPointer(I, info, DL);
+    loads.visit(I, ptr, info);
+    if (ptr) {
+      plan.accesses.push_back({&I, info});
+      bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
       // A shared-memory load's result arrives after about 30 cycles; a global load's wait is
       // the model's load latency (not counted here).
       own = load && ctx && isSharedPointer(ptr, ctx) ? SharedLoadSteps : 1;
@@ -460,14 +532,11 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
     } else if (!half.conversions.count(&I)) {
       classify(I, plan.counts);
     }
-    if (d)
-      depth[&I] = d;
-    chain = std::max(chain, d);
     own += halfOperations - halfBefore;
     for (unsigned c = 0; c < sim::abi::ClassCount; ++c)
-      own += (plan.counts[c] - before[c]) * (c == sim::abi::ClassSpecial ? SpecialSteps
-                                             : c == sim::abi::ClassFp64  ? Fp64Steps
-                                                                          : 1);
+      own += (plan.counts[c] - counted[c]) * (c == sim::abi::ClassSpecial ? SpecialSteps
+                                              : c == sim::abi::ClassFp64  ? Fp64Steps
+                                                                           : 1);
     if (s + own) {
       steps[&I] = s + own;
       longestPath = std::max(longestPath, s + own);
@@ -476,7 +545,9 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
   // Half operations pair up as one two-lane instruction (HFMA2, HADD2): the way __half2 code
   // compiles, and what the lanes of a vectorised half loop become.
   plan.counts[sim::abi::ClassFp32] += (halfOperations + 1) / 2;
-  unsigned parallel = chain ? (loads * iterationsInFlight + chain / 2) / chain : 0;
+  unsigned waits = loads.chain - std::min(loads.chain, before);
+  unsigned parallel = waits ? (loads.loads * iterationsInFlight + waits / 2) / waits
+                            : loads.loads ? 255 : 0;
   uint32_t group = std::clamp(parallel, 1u, 255u) << sim::abi::AccessGroupShift;
   for (auto &access : plan.accesses)
     access.second |= group;
@@ -859,10 +930,15 @@ PreservedAnalyses InstrumentTimingPass::run(Module &M, ModuleAnalysisManager &) 
     SmallVector<SharedHook, 16> sharedHooks; // split out once the blocks are numbered
     HalfOps half = findHalfOps(*F), fullHalf = findHalfOps(*G);
     DenseMap<const BasicBlock *, unsigned> overlap = loopOverlap(*F);
+    // Every block is planned before any gets its counters (a predicated block's plan reads the
+    // block it hangs from).
+    std::vector<std::pair<BlockPlan, BlockPlan>> plans;
     for (auto [BB, fullBB] : zip(*F, *G)) {
       unsigned inFlight = std::max(1u, overlap.lookup(&BB));
-      BlockPlan plan = planBlock(BB, half, inFlight),
-                fullPlan = planBlock(fullBB, fullHalf, inFlight);
+      plans.emplace_back(planBlock(BB, half, inFlight), planBlock(fullBB, fullHalf, inFlight));
+    }
+    for (auto [BB, fullBB, planned] : zip(*F, *G, plans)) {
+      auto &[plan, fullPlan] = planned;
       plan.countsIssued = fullPlan.countsIssued = countsIssued;
       uint32_t blockId = uint32_t(rows.size());
       IRBuilder<> b(&*BB.getFirstInsertionPt());
