@@ -21,6 +21,9 @@ typedef enum musaError musaError_t;
 /* ---- handles ------------------------------------------------------------------------ */
 typedef struct MUstream_st *musaStream_t;
 typedef struct MUevent_st *musaEvent_t;
+/** A kernel as the driver API names it (musa.h's MUfunction: the same type), as
+ *  musaGetFuncBySymbol returns it. */
+typedef struct MUfunc_st *musaFunction_t;
 
 /** The per-thread default stream, as the guide writes it; musaStreamLegacy names stream 0's
  *  legacy behaviour explicitly. */

@@ -290,6 +290,10 @@ static inline musaError_t musaFuncSetSharedMemConfig(T *entry, enum musaSharedMe
 template <class T> static inline musaError_t musaFuncGetName(const char **name, T *entry) {
   return ::musaFuncGetName(name, reinterpret_cast<const void *>(entry));
 }
+template <class T>
+static inline musaError_t musaGetFuncBySymbol(musaFunction_t *functionPtr, T *symbolPtr) {
+  return ::musaGetFuncBySymbol(functionPtr, reinterpret_cast<const void *>(symbolPtr));
+}
 
 /* The occupancy API's C++ forms, taking the kernel itself. */
 template <class T>

@@ -32,6 +32,9 @@ musaError_t musaGetDeviceProperties(struct musaDeviceProp *prop, int device);
 musaError_t musaChooseDevice(int *device, const struct musaDeviceProp *prop);
 musaError_t musaSetDevice(int device);
 musaError_t musaGetDevice(int *device);
+/* The devices a thread that never calls musaSetDevice may be given, first choice first (len
+ * 0: every device in ordinal order, the default). */
+musaError_t musaSetValidDevices(int *device_arr, int len);
 musaError_t musaDeviceSynchronize(void);
 musaError_t musaDeviceReset(void);
 musaError_t musaMemGetInfo(size_t *free, size_t *total);
@@ -168,6 +171,8 @@ musaError_t musaFuncSetAttribute(const void *func, enum musaFuncAttribute attr, 
 musaError_t musaFuncSetCacheConfig(const void *func, enum musaFuncCache cacheConfig);
 musaError_t musaFuncSetSharedMemConfig(const void *func, enum musaSharedMemConfig config);
 musaError_t musaFuncGetName(const char **name, const void *func);
+/* The driver-API handle of a kernel given its host-side symbol (what muLaunchKernel takes). */
+musaError_t musaGetFuncBySymbol(musaFunction_t *functionPtr, const void *symbolPtr);
 musaError_t musaDeviceSetCacheConfig(enum musaFuncCache cacheConfig);
 musaError_t musaDeviceGetCacheConfig(enum musaFuncCache *pCacheConfig);
 musaError_t musaDeviceSetSharedMemConfig(enum musaSharedMemConfig config);

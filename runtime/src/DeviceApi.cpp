@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 using namespace musa::rt;
 
@@ -152,6 +153,27 @@ extern "C" musaError_t musaGetDevice(int *device) {
     if (!Runtime::get().currentDevice())
       return noDevice();
     *device = Runtime::get().currentOrdinal();
+    return musaSuccess;
+  });
+}
+
+// The devices a thread that never calls musaSetDevice may be given, in order of preference:
+// its first call that needs a device takes the first of them (CUDA tries each in turn until
+// one initialises; a simulated device always does). A length of 0 restores the default order.
+extern "C" musaError_t musaSetValidDevices(int *device_arr, int len) {
+  MUSA_BACKEND_HOOK(musaSetValidDevices, device_arr, len);
+  return apiCall([&] {
+    if (len < 0 || (len > 0 && !device_arr))
+      return musaErrorInvalidValue;
+    Runtime &rt = Runtime::get();
+    if (len > 0 && !rt.deviceCount())
+      return noDevice();
+    if (len > rt.deviceCount()) // CUDA: a list longer than the devices there are
+      return musaErrorInvalidValue;
+    for (int i = 0; i < len; ++i)
+      if (!rt.device(device_arr[i]))
+        return musaErrorInvalidDevice;
+    rt.setValidDevices(std::vector<int>(device_arr, device_arr + len)); // len 0: the default
     return musaSuccess;
   });
 }

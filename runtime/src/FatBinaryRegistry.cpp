@@ -179,6 +179,11 @@ musaError_t FatBinaryRegistry::findKernel(const void *hostStub,
   return kernelOf(image, fn->second.deviceName, out);
 }
 
+musaError_t FatBinaryRegistry::knownFunction(const void *hostStub) const {
+  std::lock_guard lock(mutex_);
+  return functions_.count(hostStub) ? musaSuccess : musaErrorInvalidDeviceFunction;
+}
+
 musaError_t FatBinaryRegistry::kernelOf(Image &image, const std::string &name,
                                         const sim::KernelEntry *&out) {
   auto it = image.kernels.find(name);

@@ -40,6 +40,9 @@ public:
   /// The runnable kernel for a host stub. Errors: musaErrorInvalidDeviceFunction (unknown
   /// stub), musaErrorInvalidKernel (device code failed to compile; message printed once).
   musaError_t findKernel(const void *hostStub, const sim::KernelEntry *&out);
+  /// Whether `hostStub` is a registered kernel (or a module function's handle), without
+  /// compiling it. Error: musaErrorInvalidDeviceFunction.
+  musaError_t knownFunction(const void *hostStub) const;
   /// Kernel `name` of the image `sibling` belongs to (a device-side launch names its child
   /// so), compiling it if needed, and its host stub (null if the host registered none).
   /// Error: musaErrorInvalidDeviceFunction (no such kernel, or it does not compile).

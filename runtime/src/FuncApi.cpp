@@ -1,7 +1,7 @@
 // Kernel functions: musaFuncGetAttributes, musaFuncSetAttribute (the dynamic shared memory a
-// launch may ask for, the shared-memory carveout), cache and bank-size preferences, names; and
-// the per-device cache and shared-memory configuration. The launch path asks
-// dynamicSharedLimit() (KernelLaunch.h).
+// launch may ask for, the shared-memory carveout), cache and bank-size preferences, names, the
+// driver-API handle of a kernel (musaGetFuncBySymbol); and the per-device cache and
+// shared-memory configuration. The launch path asks dynamicSharedLimit() (KernelLaunch.h).
 #include "ApiShell.h"
 #include "backend/Backend.h"
 #include "FatBinaryRegistry.h"
@@ -183,6 +183,23 @@ musaError_t musaFuncGetName(const char **name, const void *func) {
     if (musaError_t e = resolve(func, kernel, device))
       return e;
     *name = kernel->name.c_str(); // the device (mangled) name, as CUDA gives it
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGetFuncBySymbol(musaFunction_t *functionPtr, const void *symbolPtr) {
+  MUSA_BACKEND_HOOK(musaGetFuncBySymbol, functionPtr, symbolPtr);
+  return apiCall([&] {
+    if (!functionPtr)
+      return musaErrorInvalidValue;
+    if (!Runtime::get().currentDevice())
+      return musaErrorNoDevice;
+    if (musaError_t e = FatBinaryRegistry::get().knownFunction(symbolPtr))
+      return e;
+    // The handle is the kernel's host stub, the key every kernel call looks it up by (as a
+    // module's function handle is a key of the registry's): muLaunchKernel launches it as
+    // musaLaunchKernel does the symbol, and the musaFunc* calls take it cast back.
+    *functionPtr = reinterpret_cast<musaFunction_t>(const_cast<void *>(symbolPtr));
     return musaSuccess;
   });
 }

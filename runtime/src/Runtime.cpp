@@ -38,7 +38,7 @@ std::vector<std::string> profileIds() {
   return ids;
 }
 
-thread_local int threadDevice = 0;
+thread_local int threadDevice = -1; // -1: no device set or chosen yet (currentOrdinal)
 
 /// The calling thread's per-thread default stream on each device (created on first use; the
 /// device owns it, so musaDeviceReset reclaims it and the next use creates a fresh one). When
@@ -100,9 +100,24 @@ Device *Runtime::device(int ordinal) {
   return devices_[size_t(ordinal)].get();
 }
 
-Device *Runtime::currentDevice() { return device(threadDevice); }
-int Runtime::currentOrdinal() const { return threadDevice; }
+Device *Runtime::currentDevice() { return device(currentOrdinal()); }
+
+int Runtime::currentOrdinal() {
+  if (threadDevice < 0) {
+    // The thread's first call without musaSetDevice: the runtime picks the device, once, as
+    // CUDA makes a context current on the thread then.
+    std::lock_guard lock(validMutex_);
+    threadDevice = validDevices_.empty() ? 0 : validDevices_.front();
+  }
+  return threadDevice;
+}
+
 void Runtime::setCurrentOrdinal(int ordinal) { threadDevice = ordinal; }
+
+void Runtime::setValidDevices(std::vector<int> devices) {
+  std::lock_guard lock(validMutex_);
+  validDevices_ = std::move(devices);
+}
 
 std::shared_ptr<Stream> Runtime::resolveStream(musaStream_t handle) {
   Device *current = currentDevice();

@@ -316,8 +316,15 @@ public:
   Device *device(int ordinal);
   /// The calling host thread's current device (null if there is none).
   Device *currentDevice();
-  int currentOrdinal() const;
+  /// Its ordinal. A thread that never called musaSetDevice gets the first of the valid
+  /// devices (setValidDevices) at its first call that asks, and keeps it.
+  int currentOrdinal();
   void setCurrentOrdinal(int ordinal);
+  /// musaSetValidDevices: the devices a thread that never set one may be given, in order of
+  /// preference (checked by the caller); empty restores the default, every device in ordinal
+  /// order. CUDA tries them in turn until one initialises: a simulated device always does, so
+  /// the first is the one chosen.
+  void setValidDevices(std::vector<int> devices);
 
   /// Resolves a stream handle: 0 and musaStreamLegacy name the current device's legacy
   /// stream, musaStreamPerThread the calling thread's own stream. Null if the handle is not a
@@ -374,6 +381,8 @@ private:
   Runtime();
   std::vector<std::unique_ptr<Device>> devices_;
   std::string initError_;
+  std::mutex validMutex_;
+  std::vector<int> validDevices_; // musaSetValidDevices (empty: the default order)
   std::mutex hostMutex_;
   std::map<uintptr_t, HostRange> host_;
 };

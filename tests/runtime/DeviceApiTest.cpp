@@ -195,3 +195,117 @@ TEST(DeviceApi, ResetWhileOtherThreadsHaveWorkInFlight) {
   EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
   EXPECT_EQ(musaFree(d), musaSuccess);
 }
+
+namespace {
+
+/// musaGetDevice on a new host thread that never set a device (-1 if the call fails).
+int deviceOfFreshThread() {
+  int device = -1;
+  musaError_t e = musaErrorUnknown;
+  std::thread([&] { e = musaGetDevice(&device); }).join();
+  return e == musaSuccess ? device : -1;
+}
+
+/// Restores the default valid-device list however a test ends.
+struct DefaultValidDevicesAtExit {
+  ~DefaultValidDevicesAtExit() {
+    musaSetValidDevices(nullptr, 0);
+    musaGetLastError();
+  }
+};
+
+} // namespace
+
+TEST(DeviceApi, ValidDevicesChooseTheDeviceOfThreadsThatSetNone) {
+  DefaultValidDevicesAtExit restore;
+  int count = 0;
+  ASSERT_EQ(musaGetDeviceCount(&count), musaSuccess);
+  ASSERT_GE(count, 2);
+  int mine = -1;
+  ASSERT_EQ(musaGetDevice(&mine), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), 0); // the default: every device in ordinal order
+
+  int last = count - 1;
+  ASSERT_EQ(musaSetValidDevices(&last, 1), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), last);
+  // The implicit device is where the thread's work goes.
+  std::thread([&] {
+    void *p = nullptr;
+    ASSERT_EQ(musaMalloc(&p, 256), musaSuccess);
+    musaPointerAttributes a;
+    std::memset(&a, 0, sizeof a);
+    EXPECT_EQ(musaPointerGetAttributes(&a, p), musaSuccess);
+    EXPECT_EQ(a.type, musaMemoryTypeDevice);
+    EXPECT_EQ(a.device, last);
+    EXPECT_EQ(musaFree(p), musaSuccess);
+  }).join();
+  // musaSetDevice still chooses any device.
+  std::thread([&] {
+    int device = -1;
+    EXPECT_EQ(musaSetDevice(0), musaSuccess);
+    EXPECT_EQ(musaGetDevice(&device), musaSuccess);
+    EXPECT_EQ(device, 0);
+  }).join();
+  // The calling thread had its device already: the list does not move it.
+  int now = -1;
+  EXPECT_EQ(musaGetDevice(&now), musaSuccess);
+  EXPECT_EQ(now, mine);
+
+  // In order of preference: the first of the list is taken.
+  int order[2] = {1, 0};
+  ASSERT_EQ(musaSetValidDevices(order, 2), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), 1);
+  order[0] = 0;
+  order[1] = 1;
+  ASSERT_EQ(musaSetValidDevices(order, 2), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), 0);
+
+  // Length 0 restores the default order, with or without an array.
+  ASSERT_EQ(musaSetValidDevices(&last, 1), musaSuccess);
+  ASSERT_EQ(musaSetValidDevices(nullptr, 0), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), 0);
+  ASSERT_EQ(musaSetValidDevices(&last, 1), musaSuccess);
+  ASSERT_EQ(musaSetValidDevices(&last, 0), musaSuccess);
+  EXPECT_EQ(deviceOfFreshThread(), 0);
+}
+
+TEST(DeviceApi, ValidDevicesDoNotMoveAThreadThatHasADevice) {
+  DefaultValidDevicesAtExit restore;
+  // A thread that was given the default device keeps it when the list changes afterwards.
+  std::atomic<int> step{0};
+  int before = -1, after = -1;
+  std::thread worker([&] {
+    musaGetDevice(&before);
+    step = 1;
+    while (step.load() != 2)
+      std::this_thread::yield();
+    musaGetDevice(&after);
+  });
+  while (step.load() != 1)
+    std::this_thread::yield();
+  int one = 1;
+  EXPECT_EQ(musaSetValidDevices(&one, 1), musaSuccess);
+  step = 2;
+  worker.join();
+  EXPECT_EQ(before, 0);
+  EXPECT_EQ(after, 0);
+  EXPECT_EQ(deviceOfFreshThread(), 1);
+}
+
+TEST(DeviceApi, ValidDevicesRefuseBadLists) {
+  DefaultValidDevicesAtExit restore;
+  int count = 0;
+  ASSERT_EQ(musaGetDeviceCount(&count), musaSuccess);
+  std::vector<int> zeros(size_t(count) + 1, 0);
+  EXPECT_EQ(musaSetValidDevices(zeros.data(), -1), musaErrorInvalidValue);
+  EXPECT_EQ(musaSetValidDevices(nullptr, 1), musaErrorInvalidValue);
+  // CUDA: a list longer than the devices there are.
+  EXPECT_EQ(musaSetValidDevices(zeros.data(), count + 1), musaErrorInvalidValue);
+  int withBad[2] = {count - 1, count};
+  EXPECT_EQ(musaSetValidDevices(withBad, 2), musaErrorInvalidDevice);
+  int negative = -1;
+  EXPECT_EQ(musaSetValidDevices(&negative, 1), musaErrorInvalidDevice);
+  EXPECT_EQ(musaGetLastError(), musaErrorInvalidDevice);
+  // A refused list changes nothing: [count - 1, count] did not make count - 1 the choice.
+  EXPECT_EQ(deviceOfFreshThread(), 0);
+}

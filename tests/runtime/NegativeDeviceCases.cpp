@@ -3,6 +3,7 @@
 
 #include <climits>
 #include <cstring>
+#include <vector>
 
 namespace negative {
 
@@ -69,6 +70,15 @@ void addDeviceCases() {
     NEG(musaSetDeviceFlags, "badFlags" + std::to_string(flags), musaErrorInvalidValue,
         musaSetDeviceFlags(flags));
   NEG(musaGetDeviceFlags, "nullFlags", musaErrorInvalidValue, musaGetDeviceFlags(nullptr));
+  NEG(musaSetValidDevices, "negativeLen", musaErrorInvalidValue, [&] {
+    int list[1] = {0};
+    return musaSetValidDevices(list, -1);
+  }());
+  NEG(musaSetValidDevices, "nullList", musaErrorInvalidValue, musaSetValidDevices(nullptr, 1));
+  NEG(musaSetValidDevices, "longerThanDeviceCount", musaErrorInvalidValue, [&] {
+    std::vector<int> list(size_t(c.count) + 1, 0);
+    return musaSetValidDevices(list.data(), c.count + 1);
+  }());
   NEG(musaDriverGetVersion, "nullVersion", musaErrorInvalidValue, musaDriverGetVersion(nullptr));
   NEG(musaRuntimeGetVersion, "nullVersion", musaErrorInvalidValue,
       musaRuntimeGetVersion(nullptr));
@@ -124,6 +134,10 @@ void addDeviceCases() {
   for (int which = 0; which < 3; ++which) {
     std::string bad = std::string("badDevice_") + BadDeviceNames[which];
     NEG(musaSetDevice, bad, musaErrorInvalidDevice, musaSetDevice(c.badDevice(which)));
+    NEG(musaSetValidDevices, bad, musaErrorInvalidDevice, [&] {
+      int list[1] = {c.badDevice(which)};
+      return musaSetValidDevices(list, 1);
+    }());
     NEG(musaGetDeviceProperties, bad, musaErrorInvalidDevice, [&] {
       musaDeviceProp p;
       return musaGetDeviceProperties(&p, c.badDevice(which));

@@ -284,6 +284,16 @@ void addOtherCases() {
   NEG(musaLaunchKernel, "notAKernel_legacyStream", musaErrorInvalidDeviceFunction,
       musaLaunchKernel(static_cast<const void *>(c.host), dim3(1), dim3(32), nullptr, 0,
                        nullptr));
+  NEG(musaGetFuncBySymbol, "nullFunctionPtr", musaErrorInvalidValue,
+      musaGetFuncBySymbol(nullptr, static_cast<const void *>(c.host)));
+  NEG(musaGetFuncBySymbol, "nullSymbol", musaErrorInvalidDeviceFunction, [&] {
+    musaFunction_t f;
+    return musaGetFuncBySymbol(&f, nullptr);
+  }());
+  NEG(musaGetFuncBySymbol, "notAKernel", musaErrorInvalidDeviceFunction, [&] {
+    musaFunction_t f;
+    return musaGetFuncBySymbol(&f, static_cast<const void *>(c.host));
+  }());
   NEG(cudaLaunchKernel, "nullFunc", musaErrorInvalidDeviceFunction,
       cudaLaunchKernel(nullptr, dim3(1), dim3(32), nullptr, 0, c.s));
   NEG(musaLaunchCooperativeKernel, "nullFunc", musaErrorInvalidDeviceFunction,

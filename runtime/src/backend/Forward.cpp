@@ -487,6 +487,19 @@ musaError_t musaFuncGetName(const char **name, const void *func) {
     return e;
   return callDriver("FuncGetName", name, function);
 }
+// The handle stays ours (the host stub, as the simulator gives it): muLaunchKernel and the
+// kernel calls above take it to the target's function through t.kernel(). Asking for it
+// loads the kernel on the target, as cudaGetFuncBySymbol loads its module.
+musaError_t musaGetFuncBySymbol(musaFunction_t *functionPtr, const void *symbolPtr) {
+  MUSA_READY;
+  if (!functionPtr)
+    return musaErrorInvalidValue;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(symbolPtr, function))
+    return e;
+  *functionPtr = reinterpret_cast<musaFunction_t>(const_cast<void *>(symbolPtr));
+  return musaSuccess;
+}
 
 // ---- pointers -------------------------------------------------------------------------------
 musaError_t musaPointerGetAttributes(musaPointerAttributes *attributes, const void *ptr) {
