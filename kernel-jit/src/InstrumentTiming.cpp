@@ -446,8 +446,10 @@ struct LoadDepths {
         for (const auto &[where, waited] : stores)
           if (waited > d && mayAlias(ptr, where))
             d = waited;
-      loads += load;
-      d += load;
+      // Only global loads wait for memory: a shared or stack load's result is a few dozen
+      // cycles away, counted in the block's dependent chain (SharedLoadSteps).
+      loads += load && global;
+      d += load && global;
     }
     if (d)
       depth[&I] = d;
