@@ -280,11 +280,15 @@ void PreparedLaunch::chargeKernel(const sim::GridLaunch &launch, sim::KernelCoun
   counters.settled();
   counters.finishSampling();
   sim::ReportRow row;
-  auto [lo, hi] = counters.footprintRange();
+  const std::vector<sim::AddressSpan> spans = counters.footprintSpans();
   const double capacity = device->l2Capacity();
-  row.estimate =
-      sim::estimateKernel(profile, launch, counters, device->l2.warmBytes(lo, hi, capacity));
-  device->l2.record(lo, hi, row.estimate.footprintBytes, capacity);
+  double touched = 0;
+  for (const sim::AddressSpan &span : spans)
+    touched += span.bytes;
+  row.estimate = sim::estimateKernel(
+      profile, launch, counters,
+      touched > 0 ? device->l2.warmBytes(spans, capacity) / touched : 0);
+  device->l2.record(spans, row.estimate.footprintBytes, capacity);
   // The host's share of an isolated launch's overhead (its first call after a wait) passed on
   // the host before the kernel was submitted (Device::hostLaunchCall): the compute engine is
   // busy for the rest. A graph's kernel nodes cost graph_kernel_node_us each instead.

@@ -403,24 +403,68 @@ KernelCounters::FootprintSectors KernelCounters::footprintSectors(unsigned granu
   return f;
 }
 
-std::pair<uint64_t, uint64_t> KernelCounters::footprintRange() const {
+std::vector<AddressSpan> KernelCounters::footprintSpans(size_t maxSpans) const {
+  std::vector<AddressSpan> spans;
   uint64_t lo = __atomic_load_n(&lowWord_, __ATOMIC_ACQUIRE);
   uint64_t hi = __atomic_load_n(&highWord_, __ATOMIC_ACQUIRE);
   const uint64_t wordBytes = 64 * 32; // one bit per 32-byte sector
   const uintptr_t base = uintptr_t(base_), end = base + words_ * wordBytes;
-  uintptr_t first = ~uintptr_t(0), last = 0;
-  if (lo <= hi && lo < words_)
-    first = base + lo * wordBytes, last = base + std::min(hi + 1, words_) * wordBytes;
-  // With the ranges of sites whose blocks were too spread out to mark the bitmaps (a tile
-  // per block: rows far apart), which otherwise only the sampled blocks would stand for.
+  // The bitmaps' runs, a chunk of 32 words (64 KiB) at a time: chunks with a sector touched,
+  // the neighbouring ones joined.
+  constexpr uint64_t ChunkWords = 32;
+  if (lo <= hi && lo < words_) {
+    const uint64_t last = std::min(hi + 1, words_);
+    for (uint64_t k = lo - lo % ChunkWords; k < last; k += ChunkWords) {
+      uint64_t from = std::max(k, lo), to = std::min(k + ChunkWords, last), sectors = 0;
+      for (uint64_t *bits : bits_)
+        if (bits)
+          sectors += countBits(bits, from, to, 1).bits;
+      if (!sectors)
+        continue;
+      uint64_t at = base + k * wordBytes;
+      if (!spans.empty() && spans.back().hi == at)
+        spans.back().hi += ChunkWords * wordBytes, spans.back().bytes += 32.0 * double(sectors);
+      else
+        spans.push_back({at, at + ChunkWords * wordBytes, 32.0 * double(sectors)});
+    }
+  }
+  // The ranges of sites whose blocks were too spread out to mark the bitmaps (a tile per
+  // block: rows far apart), which otherwise only the sampled blocks would stand for.
   for (const SiteStats &s : sites)
     if (s.sparseExecs && s.lowest < s.highest && s.lowest < end && s.highest > base) {
-      first = std::min<uintptr_t>(first, std::max<uintptr_t>(s.lowest, base));
-      last = std::max<uintptr_t>(last, std::min<uintptr_t>(s.highest, end));
+      uint64_t from = std::max<uintptr_t>(s.lowest, base), to = std::min<uintptr_t>(s.highest, end);
+      double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
+      spans.push_back({from, to, 32.0 * std::min({double(s.sparseSpanSectors),
+                                                  double(s.sparseExecs) * perLane,
+                                                  double(to - from) / 32 + 1})});
     }
-  if (first >= last)
-    return {0, 0};
-  return {first, last};
+  if (spans.empty())
+    return spans;
+  std::sort(spans.begin(), spans.end(),
+            [](const AddressSpan &a, const AddressSpan &b) { return a.lo < b.lo; });
+  // Overlapping spans join (their bytes no more than the joined span); then, past
+  // `maxSpans`, those with the smallest gaps between them.
+  std::vector<double> gaps;
+  for (size_t i = 1; i < spans.size(); ++i)
+    gaps.push_back(double(spans[i].lo) - double(spans[i - 1].hi));
+  double joinBelow = 0;
+  if (spans.size() > maxSpans) {
+    std::nth_element(gaps.begin(), gaps.begin() + ptrdiff_t(spans.size() - maxSpans - 1),
+                     gaps.end());
+    joinBelow = gaps[spans.size() - maxSpans - 1];
+  }
+  std::vector<AddressSpan> joined{spans.front()};
+  for (size_t i = 1; i < spans.size(); ++i) {
+    AddressSpan &back = joined.back();
+    double gap = double(spans[i].lo) - double(back.hi);
+    if (gap <= 0 || (joinBelow > 0 && gap <= joinBelow && joined.size() + spans.size() - i > maxSpans)) {
+      back.hi = std::max(back.hi, spans[i].hi);
+      back.bytes = std::min(back.bytes + spans[i].bytes, double(back.hi - back.lo));
+    } else {
+      joined.push_back(spans[i]);
+    }
+  }
+  return joined;
 }
 
 void KernelCounters::merge(const BlockCounters &block) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 namespace musa::sim {
@@ -44,38 +45,59 @@ double reReadMissFraction(const std::vector<ReadSite> &sites, double reuse, doub
 }
 } // namespace
 
-double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
+double L2Residency::warmBytes(const std::vector<AddressSpan> &spans, double capacity) const {
   std::lock_guard lock(mutex_);
-  double warm = 0, since = 0; // bytes touched after the span in hand
-  for (const Span &s : spans_) {
-    since += s.bytes;
-    double kept = since <= capacity ? s.bytes
-                                    : std::clamp(2 * capacity - since, 0.0, s.bytes);
-    if (s.hi > s.lo && hi > lo) {
-      double overlap = double(std::min(hi, s.hi)) - double(std::max(lo, s.lo));
-      if (overlap > 0)
-        warm += kept * overlap / double(s.hi - s.lo);
-    }
+  std::vector<double> warm(spans.size(), 0.0);
+  double since = 0; // bytes touched after the operation in hand
+  for (const Operation &op : operations_) {
+    since += op.bytes;
+    // What came after it evicts it once the two together outgrow the capacity: all of it is
+    // gone when they reach twice the capacity.
+    double kept = since <= capacity ? 1 : std::clamp((2 * capacity - since) / op.bytes, 0.0, 1.0);
+    for (size_t i = 0; i < spans.size(); ++i)
+      for (const AddressSpan &s : op.spans) {
+        double overlap = double(std::min(spans[i].hi, s.hi)) - double(std::max(spans[i].lo, s.lo));
+        if (overlap > 0 && s.hi > s.lo)
+          warm[i] += kept * s.bytes * overlap / double(s.hi - s.lo);
+      }
     if (since >= 2 * capacity)
       break;
   }
-  return warm;
+  double total = 0;
+  for (size_t i = 0; i < spans.size(); ++i)
+    total += std::min(warm[i], spans[i].bytes);
+  return total;
+}
+
+void L2Residency::record(const std::vector<AddressSpan> &spans, double bytes,
+                         double capacity) {
+  if (bytes <= 0)
+    return;
+  Operation op{spans, bytes};
+  std::lock_guard lock(mutex_);
+  operations_.insert(operations_.begin(), std::move(op));
+  double since = 0;
+  size_t keep = 0;
+  while (keep < operations_.size() && since < 2 * capacity)
+    since += operations_[keep++].bytes;
+  operations_.resize(std::min<size_t>(keep, 64));
+}
+
+double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
+  if (hi <= lo)
+    return 0;
+  return warmBytes({AddressSpan{lo, hi, std::numeric_limits<double>::infinity()}}, capacity);
 }
 
 void L2Residency::record(uint64_t lo, uint64_t hi, double bytes, double capacity) {
-  if (bytes <= 0)
-    return;
-  std::lock_guard lock(mutex_);
-  spans_.insert(spans_.begin(), Span{lo, hi, bytes});
-  double since = 0;
-  size_t keep = 0;
-  while (keep < spans_.size() && since < 2 * capacity)
-    since += spans_[keep++].bytes;
-  spans_.resize(std::min<size_t>(keep, 64));
+  std::vector<AddressSpan> spans;
+  if (hi > lo)
+    spans.push_back({lo, hi, bytes});
+  record(spans, bytes, capacity);
 }
 
 KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
-                              const KernelCounters &k, double warmBytes) {
+                              const KernelCounters &k, double warmShare) {
   KernelEstimate e;
   const double ws = launch.warpSize;
   const double threads = double(launch.block.count());
@@ -300,7 +322,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                       k.sparseSectors()) * 32;
   double missFraction = fetched > 0 ? std::clamp(1 - p.l2CacheSize / fetched, 0.0, 1.0) : 0;
   e.footprintBytes = fetched;
-  e.dramBytes = fetched - std::clamp(warmBytes, 0.0, fetched) +
+  e.dramBytes = fetched * (1 - std::clamp(warmShare, 0.0, 1.0)) +
                 (l2Bytes - unique) * reReadMissFraction(readSites, reuse, fetched,
                                                         p.l2CacheSize, missFraction);
   double bytesPerCycle = p.memoryBandwidthGBs * p.dramEfficiency / cyclesPerNs;

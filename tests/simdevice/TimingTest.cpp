@@ -335,6 +335,43 @@ TEST(Timing, FootprintCountsTheRestOfEachReadGranule) {
   EXPECT_EQ(four.readGranuleExtra, 8u - 4u);
 }
 
+// What L2 keeps across launches is tracked by the stretches a launch touched, not by one
+// range from its lowest to its highest address.
+TEST(Timing, FootprintSpansAreTheStretchesTouched) {
+  Fixture f(1);
+  uintptr_t base = uintptr_t(f.memory.data());
+  const uint64_t chunk = 64 * 1024, mb = 1 << 20;
+  f.counters->touch(base + 100, 4, false);         // chunk 0
+  f.counters->touch(base + chunk + 10, 4, true);   // chunk 1: joins chunk 0
+  f.counters->touch(base + 3 * mb + 40, 4, false); // far away: a span of its own
+  std::vector<AddressSpan> spans = f.counters->footprintSpans();
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].lo, base);
+  EXPECT_EQ(spans[0].hi, base + 2 * chunk);
+  EXPECT_DOUBLE_EQ(spans[0].bytes, 64);
+  EXPECT_EQ(spans[1].lo, base + 3 * mb);
+  EXPECT_DOUBLE_EQ(spans[1].bytes, 32);
+  std::vector<AddressSpan> one = f.counters->footprintSpans(1); // at most one: joined
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].lo, base);
+  EXPECT_EQ(one[0].hi, base + 3 * mb + chunk);
+  EXPECT_DOUBLE_EQ(one[0].bytes, 96);
+}
+
+TEST(Timing, L2KeepsTheSpansALaunchTouchedNotWhatLiesBetween) {
+  const double mb = 1 << 20, capacity = 30 * mb;
+  const uint64_t m = 1 << 20;
+  L2Residency l2;
+  // A launch read 8 MB at the start of a 100 MB allocation and wrote 8 MB after its end.
+  l2.record({{0, 8 * m, 8 * mb}, {100 * m, 108 * m, 8 * mb}}, 16 * mb, capacity);
+  EXPECT_DOUBLE_EQ(l2.warmBytes({{0, 8 * m, 8 * mb}}, capacity), 8 * mb);
+  EXPECT_EQ(l2.warmBytes({{40 * m, 60 * m, 20 * mb}}, capacity), 0); // between them: cold
+  // A span is at most as warm as its own bytes.
+  EXPECT_DOUBLE_EQ(l2.warmBytes({{0, 16 * m, 2 * mb}}, capacity), 2 * mb);
+  EXPECT_DOUBLE_EQ(l2.warmBytes({{0, 8 * m, 8 * mb}, {104 * m, 108 * m, 4 * mb}}, capacity),
+                   12 * mb);
+}
+
 TEST(Timing, ModelTracksBandwidthCoalescingAndLaunchOverhead) {
   DeviceProfile p = profile("h200");
   Fixture small(4), big(4096), strided(4096);
@@ -387,12 +424,14 @@ TEST(Timing, WarmBytesSkipDramAndItsLatency) {
   Fixture f(1024);
   f.streaming(1);
   KernelEstimate cold = estimateKernel(p, f.launch, *f.counters);
-  KernelEstimate warm = estimateKernel(p, f.launch, *f.counters, cold.footprintBytes);
+  KernelEstimate warm = estimateKernel(p, f.launch, *f.counters, 1.0); // all of it in L2
   EXPECT_GT(cold.footprintBytes, 0);
   EXPECT_LT(warm.dramBytes, cold.dramBytes);
   EXPECT_LT(warm.ns, cold.ns);
-  auto [lo, hi] = f.counters->footprintRange(); // what the runtime asks L2Residency about
-  EXPECT_GT(hi, lo);
+  // What the runtime asks L2Residency about.
+  std::vector<AddressSpan> spans = f.counters->footprintSpans();
+  ASSERT_FALSE(spans.empty());
+  EXPECT_GT(spans.front().hi, spans.front().lo);
 }
 
 TEST(Timing, OccupancyFollowsSharedMemoryAndBlockSize) {

@@ -133,6 +133,12 @@ Engine engineFor(CopyRoute route);
 // Kernel counters (filled by instrumented code through the executor)
 
 /// Per memory-access site of a kernel: thread-level executions and sampled warp accesses.
+/// A stretch [lo, hi) of device addresses and the bytes an operation touched in it.
+struct AddressSpan {
+  uint64_t lo, hi;
+  double bytes;
+};
+
 struct SiteStats {
   uint32_t info = 0; // abi::Access* flags, size and load group
   uintptr_t lastSector = ~uintptr_t(0); // while a block runs: the sector it touched last
@@ -250,8 +256,11 @@ public:
   /// Of those, the sectors read (`write` false) or written in pinned or mapped host memory
   /// (GridLaunch::hostMemory): they cross the host link, not the DRAM bus.
   uint64_t hostSectors(bool write) const { return hostSectors_[write ? 1 : 0].load(); }
-  /// The device addresses [first, second) the footprint bitmaps saw touched ({0, 0}: none).
-  std::pair<uint64_t, uint64_t> footprintRange() const;
+  /// The stretches of device addresses the launch touched, in address order, for what L2
+  /// keeps across launches (L2Residency): the footprint bitmaps' runs in 64 KiB chunks and
+  /// the sparse sites' ranges, each with the bytes touched in it; at most `maxSpans`, the
+  /// nearest joined first. Empty: nothing tracked.
+  std::vector<AddressSpan> footprintSpans(size_t maxSpans = 16) const;
   /// Sectors of the sparse ranges light blocks reported: per site, the fewer of the sectors
   /// spanned and the executions times the sectors a lane's access takes in sampled warps
   /// (read in granules of `granule` sectors: with the rest of each granule its loads touch).
@@ -472,10 +481,11 @@ struct KernelEstimate {
   std::string limiter;
 };
 
-/// `warmBytes`: bytes of the launch's footprint that earlier operations left in L2
-/// (L2Residency::warmBytes); they do not cross the DRAM bus again.
+/// `warmShare`: the share of the launch's footprint that earlier operations left in L2
+/// (L2Residency::warmBytes over its footprint spans' bytes); it does not cross the DRAM bus
+/// again.
 KernelEstimate estimateKernel(const DeviceProfile &profile, const GridLaunch &launch,
-                              const KernelCounters &counters, double warmBytes = 0);
+                              const KernelCounters &counters, double warmShare = 0);
 
 /// What a device's L2 still holds from its recent operations, as address spans with the bytes
 /// each touched, most recent first. L2 keeps what was touched last: of F bytes touched since,
@@ -486,19 +496,25 @@ KernelEstimate estimateKernel(const DeviceProfile &profile, const GridLaunch &la
 /// evenly over a span). Thread-safe.
 class L2Residency {
 public:
-  /// Bytes of [lo, hi) expected in L2 of capacity `capacity`.
+  /// Bytes of the spans expected in L2 of capacity `capacity` (of each span, at most its own
+  /// bytes): what earlier operations' spans held where they overlap, as far as those are
+  /// still held.
+  double warmBytes(const std::vector<AddressSpan> &spans, double capacity) const;
+  /// An operation touched the spans (their bytes: how densely) and took `bytes` of L2 in all
+  /// (what later operations' residency is reckoned by). No spans: somewhere unknown, e.g. a
+  /// copy whose addresses are not tracked: it only evicts.
+  void record(const std::vector<AddressSpan> &spans, double bytes, double capacity);
+  /// The same for one span [lo, hi) (lo == hi: no span), of whatever bytes were touched.
   double warmBytes(uint64_t lo, uint64_t hi, double capacity) const;
-  /// An operation touched `bytes` within [lo, hi) (lo == hi: somewhere unknown, e.g. a copy
-  /// whose addresses are not tracked: it only evicts).
   void record(uint64_t lo, uint64_t hi, double bytes, double capacity);
 
 private:
-  struct Span {
-    uint64_t lo, hi;
+  struct Operation {
+    std::vector<AddressSpan> spans;
     double bytes;
   };
   mutable std::mutex mutex_;
-  std::vector<Span> spans_; // most recent first
+  std::vector<Operation> operations_; // most recent first
 };
 
 // ---------------------------------------------------------------------------------------
