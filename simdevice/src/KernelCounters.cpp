@@ -521,6 +521,7 @@ void addSampledFields(SiteStats &s, const SiteStats &b) {
   s.sharedCasBlockSamples += b.sharedCasBlockSamples;
   s.sharedCasBlockWords += b.sharedCasBlockWords;
   s.localExtent = std::max(s.localExtent, b.localExtent);
+  s.tracedLanes += b.tracedLanes, s.tracedHits += b.tracedHits;
 }
 
 void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classes,
@@ -599,6 +600,8 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
     threadBlockCounts.assign(size_t(threads) * blockCount, 0);
     sectorTrace.clear();
     sectorTrace.reserve(TraceLimit); // the hook never allocates (it may run on a fiber)
+    traceSites.clear();
+    traceSites.reserve(TraceLimit);
   } else {
     lightBlockCounts.assign(std::max<size_t>(blockCount, 1), 0);
   }
@@ -630,23 +633,6 @@ uint64_t warpSectors(std::vector<uint64_t> &scratch) {
   return uint64_t(scratch.size());
 }
 
-/// The number of distinct values in `values` (which it may reorder): a bitmap over their
-/// range where that is at most 64 times their count, as a block's sector trace mostly is
-/// (tiles, rows, columns), else sorted.
-uint64_t distinctValues(std::vector<uint64_t> &values) {
-  if (values.empty())
-    return 0;
-  auto [low, high] = std::minmax_element(values.begin(), values.end());
-  uint64_t first = *low, span = *high - *low + 1;
-  if (span / 64 > values.size()) {
-    std::sort(values.begin(), values.end());
-    return uint64_t(std::unique(values.begin(), values.end()) - values.begin());
-  }
-  std::vector<uint64_t> bits((span + 63) / 64, 0);
-  for (uint64_t v : values)
-    bits[(v - first) / 64] |= uint64_t(1) << ((v - first) % 64);
-  return countBits(bits.data(), 0, bits.size(), 1).bits;
-}
 
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
 /// serves.
@@ -889,7 +875,37 @@ void BlockCounters::measureReuse() {
   if (sectorTrace.empty() || accesses == 0)
     return;
   size_t traced = sectorTrace.size();
-  uniqueSectors = distinctValues(sectorTrace);
+  // The trace in order: an access whose sector the block touched before is a hit, capacity
+  // aside (the model sets the block's distinct sectors against L1); the first touch is its
+  // site's miss. A bitmap over the trace's range where that is at most 64 times its length,
+  // as a block's trace mostly is (tiles, rows, columns); else sorted by sector, then order.
+  auto [low, high] = std::minmax_element(sectorTrace.begin(), sectorTrace.end());
+  const uint64_t first = *low, span = *high - *low + 1;
+  uint64_t distinct = 0;
+  auto hit = [&](size_t i, bool seen) {
+    SiteStats &s = sites[traceSites[i]];
+    ++s.tracedLanes;
+    s.tracedHits += seen;
+    distinct += !seen;
+  };
+  if (span / 64 <= traced) {
+    std::vector<uint64_t> bits((span + 63) / 64, 0);
+    for (size_t i = 0; i < traced; ++i) {
+      uint64_t v = sectorTrace[i] - first, bit = uint64_t(1) << (v % 64);
+      hit(i, bits[v / 64] & bit);
+      bits[v / 64] |= bit;
+    }
+  } else {
+    std::vector<uint32_t> order(traced);
+    for (size_t i = 0; i < traced; ++i)
+      order[i] = uint32_t(i);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return sectorTrace[a] != sectorTrace[b] ? sectorTrace[a] < sectorTrace[b] : a < b;
+    });
+    for (size_t k = 0; k < traced; ++k)
+      hit(order[k], k > 0 && sectorTrace[order[k]] == sectorTrace[order[k - 1]]);
+  }
+  uniqueSectors = distinct;
   sectorAccesses = uint64_t(coalesced * double(traced) / accesses + 0.5);
 }
 
@@ -933,6 +949,7 @@ extern "C" void __musa_sim_mem(const void *address, uint32_t info, uint32_t site
     if (b->sampling && !(info & (musa::sim::abi::AccessAtomic | musa::sim::abi::AccessStore)) &&
         b->sectorTrace.size() < BlockCounters::TraceLimit) {
       b->sectorTrace.push_back(a / 32);
+      b->traceSites.push_back(site);
     }
   }
   if (b->sampling) {

@@ -127,6 +127,9 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     e.warpInstructions[c] = double(k.classes[c]) * ratio;
   }
   double globalLoadChains = 0; // global load warp accesses, divided by their load group
+  // Of those waits, the ones at sites the sampled blocks traced, and their L1 miss shares
+  // summed (weighted by the waits): a wait lasts as long as its own site's loads take.
+  double tracedChains = 0, tracedChainMisses = 0;
   double loadSectors = 0, loadLines = 0, loadWarps = 0, otherSectors = 0, otherLines = 0;
   std::vector<ReadSite> readSites;
   // Float atomics on shared memory: the multiprocessor cycles of their compare-and-swap
@@ -223,7 +226,15 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
                              s.highest > s.lowest ? double(s.highest - s.lowest) : 0});
         if (s.globalWarps)
           scatteredLoadLines += warps * double(s.scatteredLines) / s.globalWarps;
-        globalLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
+        double chains = warps / std::max(1u, s.info >> abi::AccessGroupShift);
+        globalLoadChains += chains;
+        if (s.tracedLanes > 0 && s.globalLanes > 0 && s.sectors > 0) {
+          // Misses (first touches) against the warp-coalesced sector accesses traced.
+          double coalesced = double(s.tracedLanes) * double(s.sectors) / double(s.globalLanes);
+          tracedChains += chains;
+          tracedChainMisses +=
+              chains * std::clamp(double(s.tracedLanes - s.tracedHits) / coalesced, 0.0, 1.0);
+        }
       }
     }
     if (s.sharedExecs) {
@@ -290,9 +301,20 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     // (neighbouring blocks mostly do), so one block's sectors are set against the cache.
     double cache = std::max(0.0, double(p.l1CacheSize) - sharedResident);
     double touched = 32.0 * double(k.sampledUniqueSectors) / k.sampledTracedBlocks;
-    if (touched > cache)
+    if (touched > cache) {
       reuse = 1 - (1 - reuse) * cache / touched;
+      tracedChainMisses = tracedChains - (tracedChains - tracedChainMisses) * cache / touched;
+    }
   }
+  // The share of the loads' waits that go past L1: each traced site's own (a coalesced
+  // index load that streams waits for L2 or DRAM even where the gathers it feeds hit L1:
+  // md_lj), the rest at the kernel's.
+  const double waitReuse =
+      globalLoadChains > 0
+          ? std::clamp((tracedChainMisses + (globalLoadChains - tracedChains) * reuse) /
+                           globalLoadChains,
+                       0.0, 1.0)
+          : reuse;
   double l2Bytes = (loadSectors * reuse + otherSectors + localSectors) * 32;
   // L2 takes a warp's line requests at `l2_requests_per_cycle` for loads and
   // `l2_store_requests_per_cycle` for stores (random lines of an L2-resident array: 80 and
@@ -391,8 +413,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       p.dramLatencyCycles +
       p.dramLoadedCycles * std::min(saturating, residentWarps * groupSize * linesPerLoad);
   double loadLatency =
-      (1 - reuse) * p.l1LatencyCycles +
-      reuse * ((1 - toDram) * p.l2LatencyCycles + toDram * dramLatency) +
+      (1 - waitReuse) * p.l1LatencyCycles +
+      waitReuse * ((1 - toDram) * p.l2LatencyCycles + toDram * dramLatency) +
       std::max(0.0, linesPerLoad - 1);
   // A warp access whose lines scatter (a gather, a pointer chase per lane) waits for the
   // slowest of them: for k lines it is at DRAM's latency once any line misses L2, plus the
@@ -404,8 +426,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     double tail = std::sqrt(std::min(31.0, linesPerLoad - 1) / 31);
     double anyMiss = 1 - std::pow(1 - std::clamp(toDram, 0.0, 1.0), linesPerLoad);
     double scattered =
-        (1 - reuse) * p.l1LatencyCycles +
-        reuse * ((1 - anyMiss) * (p.l2LatencyCycles + tail * p.l2TailCycles) +
+        (1 - waitReuse) * p.l1LatencyCycles +
+        waitReuse * ((1 - anyMiss) * (p.l2LatencyCycles + tail * p.l2TailCycles) +
                  anyMiss * (dramLatency + tail * p.dramTailCycles));
     loadLatency = (1 - share) * loadLatency + share * std::max(loadLatency, scattered);
   }

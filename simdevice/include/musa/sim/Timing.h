@@ -175,6 +175,10 @@ struct SiteStats {
   // Local memory (abi::AccessLocal): the end of the furthest frame byte sampled threads
   // reached through this site (a thread's frame holds at least that much).
   uint64_t localExtent = 0;
+  // Sampled blocks' traces (BlockCounters::measureReuse): the lane accesses of this global
+  // load site traced, and of them the ones whose sector the block had touched before (an L1
+  // hit, capacity aside); the rest are the site's L1 misses.
+  uint64_t tracedLanes = 0, tracedHits = 0;
 };
 
 /// Where a launch's `wanted` sampled blocks lie in `grid` (at most KernelCounters'
@@ -378,6 +382,7 @@ struct BlockCounters {
   std::vector<uint32_t> threadBlockCounts; // sampling: [thread * blocks + basic block]
   std::vector<uint64_t> lightBlockCounts;  // not sampling: the light variant's block executions
   std::vector<uint64_t> sectorTrace;       // sampling: the block's first global sectors
+  std::vector<uint32_t> traceSites;        // the site of each
   std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   double warpChain = 0, threadChain = 0; // sampling: dependent-chain steps (abi::ChainColumn)
