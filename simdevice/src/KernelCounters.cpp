@@ -432,7 +432,8 @@ std::vector<AddressSpan> KernelCounters::footprintSpans(size_t maxSpans) const {
   // block: rows far apart), which otherwise only the sampled blocks would stand for.
   for (const SiteStats &s : sites)
     if (s.sparseExecs && s.lowest < s.highest && s.lowest < end && s.highest > base) {
-      uint64_t from = std::max<uintptr_t>(s.lowest, base), to = std::min<uintptr_t>(s.highest, end);
+      uint64_t from = std::max<uintptr_t>(s.lowest, base);
+      uint64_t to = std::min<uintptr_t>(s.highest, end);
       double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
       spans.push_back({from, to, 32.0 * std::min({double(s.sparseSpanSectors),
                                                   double(s.sparseExecs) * perLane,
@@ -457,7 +458,7 @@ std::vector<AddressSpan> KernelCounters::footprintSpans(size_t maxSpans) const {
   for (size_t i = 1; i < spans.size(); ++i) {
     AddressSpan &back = joined.back();
     double gap = double(spans[i].lo) - double(back.hi);
-    if (gap <= 0 || (joinBelow > 0 && gap <= joinBelow && joined.size() + spans.size() - i > maxSpans)) {
+    if (gap <= 0 || (gap <= joinBelow && joined.size() + spans.size() - i > maxSpans)) {
       back.hi = std::max(back.hi, spans[i].hi);
       back.bytes = std::min(back.bytes + spans[i].bytes, double(back.hi - back.lo));
     } else {
@@ -632,7 +633,6 @@ uint64_t warpSectors(std::vector<uint64_t> &scratch) {
   scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
   return uint64_t(scratch.size());
 }
-
 
 /// Distinct 128-byte lines among a warp access's sorted, distinct sectors: the requests L2
 /// serves.

@@ -53,10 +53,12 @@ double L2Residency::warmBytes(const std::vector<AddressSpan> &spans, double capa
     since += op.bytes;
     // What came after it evicts it once the two together outgrow the capacity: all of it is
     // gone when they reach twice the capacity.
-    double kept = since <= capacity ? 1 : std::clamp((2 * capacity - since) / op.bytes, 0.0, 1.0);
+    double kept =
+        since <= capacity ? 1 : std::clamp((2 * capacity - since) / op.bytes, 0.0, 1.0);
     for (size_t i = 0; i < spans.size(); ++i)
       for (const AddressSpan &s : op.spans) {
-        double overlap = double(std::min(spans[i].hi, s.hi)) - double(std::max(spans[i].lo, s.lo));
+        double overlap =
+            double(std::min(spans[i].hi, s.hi)) - double(std::max(spans[i].lo, s.lo));
         if (overlap > 0 && s.hi > s.lo)
           warm[i] += kept * s.bytes * overlap / double(s.hi - s.lo);
       }
