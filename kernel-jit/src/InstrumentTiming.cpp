@@ -15,6 +15,7 @@
 // in simdevice/TIMING.md says what each class holds.
 #include "Accesses.h"
 #include "BlockUniformity.h"
+#include "LoadWaits.h"
 #include "LoopOverlap.h"
 #include "MathCosts.h"
 #include "musa/jit/DeviceLowering.h"
@@ -396,117 +397,11 @@ struct BlockPlan {
 /// microbenchmarks report them. Estimates, not fitted.
 constexpr unsigned SpecialSteps = 4, Fp64Steps = 2, SharedLoadSteps = 7;
 
-/// Whether a global load from `load` may read what a store to `store` wrote, as far as a GPU
-/// compiler can tell without knowing the addresses: distinct identified objects (allocations,
-/// variables, `__restrict__` parameters) do not alias; anything else reached through plain
-/// pointers may.
-bool mayAlias(const Value *load, const Value *store) {
-  const Value *a = getUnderlyingObject(load, 12), *b = getUnderlyingObject(store, 12);
-  if (a == b)
-    return true;
-  auto distinct = [](const Value *v) {
-    if (auto *arg = dyn_cast<Argument>(v))
-      return arg->hasNoAliasAttr() || arg->hasByValAttr();
-    return isa<AllocaInst>(v) || isa<GlobalVariable>(v);
-  };
-  return !(distinct(a) || distinct(b));
-}
-
-/// The global loads' dependent depths along a stretch of straight-line code: a basic block, or
-/// a predicated block after the block it hangs from. A load's depth is the most global loads
-/// on one def-use path to it within the stretch, itself included; the stretch's loads wait for
-/// memory `chain` times one after another (a pointer chase unrolled four times is four waits;
-/// four independent loads are one).
-struct LoadDepths {
-  explicit LoadDepths(Argument *ctx) : ctx(ctx) {}
-  Argument *ctx;
-  DenseMap<const Instruction *, unsigned> depth;
-  // Global stores and atomics so far: where, and the loads their operands waited for. A load
-  // after one it may alias cannot be issued before it (the compiler keeps their order), and the
-  // store issues once its operands are ready: the load waits behind them (a recurrence
-  // `out[y] = f(in[y], ...)` unrolled with `in` and `out` unrestricted is one load at a time).
-  SmallVector<std::pair<const Value *, unsigned>, 8> stores;
-  unsigned chain = 0, loads = 0;
-  unsigned floor = 0; // the depth of a predicated block's condition
-
-  /// Visits the next instruction; `ptr` and `info` as accessPointer gave them (ptr null: not
-  /// an access).
-  void visit(const Instruction &I, const Value *ptr, uint32_t info) {
-    unsigned d = floor;
-    for (const Value *V : I.operands())
-      if (auto *op = dyn_cast<Instruction>(V))
-        d = std::max(d, depth.lookup(op));
-    if (ptr) {
-      bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
-      bool global = !(info & sim::abi::AccessLocal) &&
-                    !(ctx && isSharedPointer(const_cast<Value *>(ptr), ctx));
-      if (global && !load && d)
-        stores.push_back({ptr, d});
-      else if (global && load)
-        for (const auto &[where, waited] : stores)
-          if (waited > d && mayAlias(ptr, where))
-            d = waited;
-      // Only global loads wait for memory: a shared or stack load's result is a few dozen
-      // cycles away, counted in the block's dependent chain (SharedLoadSteps).
-      loads += load && global;
-      d += load && global;
-    }
-    if (d)
-      depth[&I] = d;
-    chain = std::max(chain, d);
-  }
-};
-
-/// The block a GPU compiler turns `BB` into predicated instructions of, if any: a short
-/// branch-free block with no calls that its only predecessor branches around (`if (c) x +=
-/// a[j];`, either arm of a short if-else). Its loads issue with that block's, so they wait
-/// with them (a grid-stride loop's second, guarded load is no second wait).
-const BasicBlock *predicatedUnder(const BasicBlock &BB) {
-  constexpr unsigned MaxPredicated = 16; // instructions; ptxas if-converts short arms only
-  const BasicBlock *P = BB.getSinglePredecessor();
-  auto *branch = P ? dyn_cast<BranchInst>(P->getTerminator()) : nullptr;
-  auto *own = dyn_cast<BranchInst>(BB.getTerminator());
-  if (!branch || !branch->isConditional() || !own || own->isConditional() || P == &BB)
-    return nullptr;
-  auto shortArm = [&](const BasicBlock &arm) {
-    if (arm.size() > MaxPredicated + 1)
-      return false;
-    for (const Instruction &I : arm)
-      if (auto *call = dyn_cast<CallBase>(&I); call && !isa<IntrinsicInst>(call))
-        return false;
-    return true;
-  };
-  const BasicBlock *join = own->getSuccessor(0);
-  const BasicBlock *other = branch->getSuccessor(branch->getSuccessor(0) == &BB ? 1 : 0);
-  if (other == &BB || !shortArm(BB))
-    return nullptr;
-  if (other == join) // a triangle
-    return P;
-  auto *otherBranch = dyn_cast<BranchInst>(other->getTerminator());
-  bool diamond = other->getSinglePredecessor() == P && otherBranch &&
-                 !otherBranch->isConditional() && otherBranch->getSuccessor(0) == join &&
-                 shortArm(*other);
-  return diamond ? P : nullptr;
-}
-
 BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   Argument *ctx = getContextArg(*BB.getParent());
   BlockPlan plan;
   unsigned halfOperations = 0;
-  LoadDepths loads(ctx);
-  // A predicated block continues the block it hangs from: its loads add waits only where they
-  // need that block's loads (through their operands or the predicate) or wait behind its
-  // stores.
-  unsigned before = 0;
-  if (const BasicBlock *P = predicatedUnder(BB)) {
-    for (const Instruction &I : *P) {
-      uint32_t info = 0;
-      loads.visit(I, accessPointer(const_cast<Instruction &>(I), info, DL), info);
-    }
-    before = loads.chain, loads.loads = 0;
-    loads.floor = loads.depth.lookup(P->getTerminator());
-  }
   // An instruction's steps: the most counted instructions on one def-use path to it within
   // the block, itself included (the dependent chain a warp waits through).
   DenseMap<const Instruction *, unsigned> steps;
@@ -519,9 +414,7 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
     Counts counted = plan.counts;
     unsigned halfBefore = halfOperations, own = 0; // own: this instruction's steps
     uint32_t info = 0;
-    Value *ptr = accessPointer(I, info, DL);
-    loads.visit(I, ptr, info);
-    if (ptr) {
+    if (Value *ptr = accessPointer(I, info, DL)) {
       plan.accesses.push_back({&I, info});
       bool load = !(info & (sim::abi::AccessStore | sim::abi::AccessAtomic));
       // A shared-memory load's result arrives after about 30 cycles; a global load's wait is
@@ -547,9 +440,10 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
   // Half operations pair up as one two-lane instruction (HFMA2, HADD2): the way __half2 code
   // compiles, and what the lanes of a vectorised half loop become.
   plan.counts[sim::abi::ClassFp32] += (halfOperations + 1) / 2;
-  unsigned waits = loads.chain - std::min(loads.chain, before);
-  unsigned parallel = waits ? (loads.loads * iterationsInFlight + waits / 2) / waits
-                            : loads.loads ? 255 : 0;
+  // The loads that share one wait (a predicated block's may all share its predecessor's).
+  const LoadWaits w = loadWaits(BB);
+  unsigned parallel = w.waits ? (w.loads * iterationsInFlight + w.waits / 2) / w.waits
+                      : w.loads ? 255 : 0;
   uint32_t group = std::clamp(parallel, 1u, 255u) << sim::abi::AccessGroupShift;
   for (auto &access : plan.accesses)
     access.second |= group;

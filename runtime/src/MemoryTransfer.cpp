@@ -83,8 +83,8 @@ void charge(Device *device, bool copy, sim::CopyRoute route, uint64_t bytes, uin
   double ns = copy ? sim::copyNs(p, route, bytes, rows, queue, ahead)
                    : sim::memsetNs(p, bytes, rows, ahead);
   if (route != sim::CopyRoute::HostToHost) // it passes through L2: what the model keeps there
-    device->l2.record(0, 0, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
-                      device->l2Capacity());
+    device->l2.record({}, route == sim::CopyRoute::DeviceToDevice ? 2.0 * bytes : bytes,
+                      device->l2Capacity()); // addresses not tracked: it only evicts
   double start = sim::chargeCurrent(device->clock, engine, ns);
   if (!sim::reportEnabled())
     return;

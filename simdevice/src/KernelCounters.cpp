@@ -238,6 +238,22 @@ void BlockCounters::flushFootprint() {
   }
 }
 
+namespace {
+/// The sectors a sparse site's light blocks touched (read in granules of `granule` sectors:
+/// a warp access with fewer sectors per line than a granule holds brings the rest of each
+/// granule too): the fewest of the sectors its blocks spanned, its executions times the
+/// sectors a lane's access takes in sampled warps, and its launch-wide span (blocks' spans
+/// overlap: a gather from one table).
+double sparseSiteSectors(const SiteStats &s, unsigned granule) {
+  double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
+  if (granule > 1 && !(s.info & (abi::AccessStore | abi::AccessAtomic)) && s.lines)
+    perLane *= double(granule) / std::clamp(double(s.sectors) / double(s.lines), 1.0,
+                                            double(granule));
+  double launchSpan = s.highest > s.lowest ? double(s.highest - s.lowest) / 32 + 1 : 1;
+  return std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane, launchSpan});
+}
+} // namespace
+
 uint64_t KernelCounters::sparseSectors(unsigned granule) const {
   // Sites whose launch-wide ranges mostly overlap share their span's sectors: those that
   // start at the same sector touch the same ones (a column walk's load and store of one
@@ -252,17 +268,8 @@ uint64_t KernelCounters::sparseSectors(unsigned granule) const {
   for (const SiteStats &s : sites) {
     if (!s.sparseExecs)
       continue;
-    double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
-    // Read in granules of `granule` sectors: a warp access with fewer sectors per line than
-    // a granule holds brings the rest of each granule too.
-    if (granule > 1 && !(s.info & (abi::AccessStore | abi::AccessAtomic)) && s.lines)
-      perLane *= double(granule) / std::clamp(double(s.sectors) / double(s.lines), 1.0,
-                                              double(granule));
-    // Blocks' spans overlap (a gather from one table): no more than the launch-wide span.
-    double launchSpan = s.highest > s.lowest ? double(s.highest - s.lowest) / 32 + 1 : 1;
     parts.push_back({double(s.lowest), double(std::max(s.highest, s.lowest + 1)),
-                     std::min({double(s.sparseSpanSectors), double(s.sparseExecs) * perLane,
-                               launchSpan})});
+                     sparseSiteSectors(s, granule)});
   }
   std::sort(parts.begin(), parts.end(), [](const Part &a, const Part &b) { return a.lo < b.lo; });
   double n = 0;
@@ -434,10 +441,7 @@ std::vector<AddressSpan> KernelCounters::footprintSpans(size_t maxSpans) const {
     if (s.sparseExecs && s.lowest < s.highest && s.lowest < end && s.highest > base) {
       uint64_t from = std::max<uintptr_t>(s.lowest, base);
       uint64_t to = std::min<uintptr_t>(s.highest, end);
-      double perLane = s.globalLanes ? double(s.sectors) / double(s.globalLanes) : 1.0;
-      spans.push_back({from, to, 32.0 * std::min({double(s.sparseSpanSectors),
-                                                  double(s.sparseExecs) * perLane,
-                                                  double(to - from) / 32 + 1})});
+      spans.push_back({from, to, std::min(32 * sparseSiteSectors(s, 1), double(to - from))});
     }
   if (spans.empty())
     return spans;

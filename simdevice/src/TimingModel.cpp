@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <mutex>
 
 namespace musa::sim {
@@ -83,19 +82,6 @@ void L2Residency::record(const std::vector<AddressSpan> &spans, double bytes,
   while (keep < operations_.size() && since < 2 * capacity)
     since += operations_[keep++].bytes;
   operations_.resize(std::min<size_t>(keep, 64));
-}
-
-double L2Residency::warmBytes(uint64_t lo, uint64_t hi, double capacity) const {
-  if (hi <= lo)
-    return 0;
-  return warmBytes({AddressSpan{lo, hi, std::numeric_limits<double>::infinity()}}, capacity);
-}
-
-void L2Residency::record(uint64_t lo, uint64_t hi, double bytes, double capacity) {
-  std::vector<AddressSpan> spans;
-  if (hi > lo)
-    spans.push_back({lo, hi, bytes});
-  record(spans, bytes, capacity);
 }
 
 KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,

@@ -398,25 +398,30 @@ TEST(Timing, ModelTracksBandwidthCoalescingAndLaunchOverhead) {
 TEST(Timing, L2KeepsWhatWasTouchedLastWhileItFits) {
   const double mb = 1 << 20, capacity = 30 * mb;
   L2Residency l2;
-  EXPECT_EQ(l2.warmBytes(0, 64 * mb, capacity), 0); // nothing touched yet
-  l2.record(0, 16 * mb, 8 * mb, capacity);            // 8 MB spread over 16 MB of addresses
-  EXPECT_DOUBLE_EQ(l2.warmBytes(0, 16 * mb, capacity), 8 * mb);
-  EXPECT_DOUBLE_EQ(l2.warmBytes(8 * mb, 24 * mb, capacity), 4 * mb); // half its range overlaps
-  EXPECT_EQ(l2.warmBytes(16 * mb, 32 * mb, capacity), 0);            // elsewhere
+  // What a launch asks about: [lo, hi), every byte of it touched.
+  auto touched = [](double lo, double hi) {
+    return std::vector<AddressSpan>{{uint64_t(lo), uint64_t(hi), hi - lo}};
+  };
+  EXPECT_EQ(l2.warmBytes(touched(0, 64 * mb), capacity), 0); // nothing touched yet
+  l2.record({{0, uint64_t(16 * mb), 8 * mb}}, 8 * mb, capacity); // 8 MB over 16 MB
+  EXPECT_DOUBLE_EQ(l2.warmBytes(touched(0, 16 * mb), capacity), 8 * mb);
+  // Half its range overlaps; elsewhere, nothing.
+  EXPECT_DOUBLE_EQ(l2.warmBytes(touched(8 * mb, 24 * mb), capacity), 4 * mb);
+  EXPECT_EQ(l2.warmBytes(touched(16 * mb, 32 * mb), capacity), 0);
   // Untracked copies touch more: the span stays whole while it and what came after fit C
   // (30 MB), keeps 2C minus that much between C and 2C, and is gone at 2C.
-  l2.record(0, 0, 22 * mb, capacity); // 30 MB: fits
-  EXPECT_DOUBLE_EQ(l2.warmBytes(0, 16 * mb, capacity), 8 * mb);
-  l2.record(0, 0, 16 * mb, capacity); // 46 MB: 60 - 46 = 14 MB of room, all 8 MB kept
-  EXPECT_DOUBLE_EQ(l2.warmBytes(0, 16 * mb, capacity), 8 * mb);
-  l2.record(0, 0, 12 * mb, capacity); // 58 MB: 2 MB kept
-  EXPECT_DOUBLE_EQ(l2.warmBytes(0, 16 * mb, capacity), 2 * mb);
-  l2.record(0, 0, 4 * mb, capacity);
-  EXPECT_EQ(l2.warmBytes(0, 16 * mb, capacity), 0);
+  l2.record({}, 22 * mb, capacity); // 30 MB: fits
+  EXPECT_DOUBLE_EQ(l2.warmBytes(touched(0, 16 * mb), capacity), 8 * mb);
+  l2.record({}, 16 * mb, capacity); // 46 MB: 60 - 46 = 14 MB of room, all 8 MB kept
+  EXPECT_DOUBLE_EQ(l2.warmBytes(touched(0, 16 * mb), capacity), 8 * mb);
+  l2.record({}, 12 * mb, capacity); // 58 MB: 2 MB kept
+  EXPECT_DOUBLE_EQ(l2.warmBytes(touched(0, 16 * mb), capacity), 2 * mb);
+  l2.record({}, 4 * mb, capacity);
+  EXPECT_EQ(l2.warmBytes(touched(0, 16 * mb), capacity), 0);
   // One stream twice the capacity evicts itself.
   L2Residency streaming;
-  streaming.record(0, 64 * mb, 64 * mb, capacity);
-  EXPECT_EQ(streaming.warmBytes(0, 64 * mb, capacity), 0);
+  streaming.record({{0, uint64_t(64 * mb), 64 * mb}}, 64 * mb, capacity);
+  EXPECT_EQ(streaming.warmBytes(touched(0, 64 * mb), capacity), 0);
 }
 
 TEST(Timing, WarmBytesSkipDramAndItsLatency) {

@@ -509,9 +509,6 @@ public:
   /// (what later operations' residency is reckoned by). No spans: somewhere unknown, e.g. a
   /// copy whose addresses are not tracked: it only evicts.
   void record(const std::vector<AddressSpan> &spans, double bytes, double capacity);
-  /// The same for one span [lo, hi) (lo == hi: no span), of whatever bytes were touched.
-  double warmBytes(uint64_t lo, uint64_t hi, double capacity) const;
-  void record(uint64_t lo, uint64_t hi, double bytes, double capacity);
 
 private:
   struct Operation {
