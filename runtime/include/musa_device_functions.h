@@ -493,6 +493,11 @@ __MUSA_DEV T __musa_directed(T r, E below, int mode, bool overflow = false) {
     return below < 0 ? down : r;
   return r > 0 ? (below < 0 ? down : r) : r < 0 ? (below > 0 ? up : r) : r;
 }
+/* An exact zero sum x + y rounded down is -0 unless both are +0 (IEEE 754: +0 in the other
+ * modes, as the nearest result already is). */
+template <class T> __MUSA_DEV T __musa_zero_sum(T x, T y) {
+  return x == 0 && y == 0 && !__builtin_signbit(x) && !__builtin_signbit(y) ? (T)0 : -(T)0;
+}
 template <class T> __MUSA_DEV T __musa_add_err(T a, T b, T s) {
   T bb = s - a;
   return (a - (s - bb)) + (b - bb);
@@ -519,22 +524,24 @@ __MUSA_DEV double __musa_div_err(double a, double b, double r) {
 __MUSA_DEV bool __musa_overflowed(double r, double a, double b) {
   return __builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b);
 }
-#define __MUSA_ROUNDED(op, R, EF, ED, OVF)                                                   \
+/* Z: the result rounded down where r is an exact zero (a sum's sign rule; r otherwise). */
+#define __MUSA_ROUNDED(op, R, EF, ED, OVF, Z)                                                \
   __MUSA_DEV float __f##op##_rn(float a, float b) { return R; }                             \
   __MUSA_DEV float __f##op##_rz(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 0, OVF); } \
   __MUSA_DEV float __f##op##_ru(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 1, OVF); } \
-  __MUSA_DEV float __f##op##_rd(float a, float b) { float r = R; return __musa_directed(r, (double)(EF), 2, OVF); } \
+  __MUSA_DEV float __f##op##_rd(float a, float b) { float r = R; return r == 0 && (EF) == 0 ? (Z) : __musa_directed(r, (double)(EF), 2, OVF); } \
   __MUSA_DEV double __d##op##_rn(double a, double b) { return R; }                          \
   __MUSA_DEV double __d##op##_rz(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 0, OVF); } \
   __MUSA_DEV double __d##op##_ru(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 1, OVF); } \
-  __MUSA_DEV double __d##op##_rd(double a, double b) { double r = R; return __musa_directed(r, (double)(ED), 2, OVF); }
+  __MUSA_DEV double __d##op##_rd(double a, double b) { double r = R; return r == 0 && (ED) == 0 ? (Z) : __musa_directed(r, (double)(ED), 2, OVF); }
 __MUSA_ROUNDED(add, a + b, __musa_add_err(a, b, r), __musa_add_err(a, b, r),
-               __musa_overflowed(r, a, b))
+               __musa_overflowed(r, a, b), __musa_zero_sum(a, b))
 __MUSA_ROUNDED(sub, a - b, __musa_add_err(a, -b, r), __musa_add_err(a, -b, r),
-               __musa_overflowed(r, a, b))
-__MUSA_ROUNDED(mul, a * b, (double)a * b - r, __musa_mul_err(a, b, r), __musa_overflowed(r, a, b))
+               __musa_overflowed(r, a, b), __musa_zero_sum(a, -b))
+__MUSA_ROUNDED(mul, a * b, (double)a * b - r, __musa_mul_err(a, b, r), __musa_overflowed(r, a, b),
+               r)
 __MUSA_ROUNDED(div, a / b, (double)a / b - r, __musa_div_err(a, b, r),
-               __musa_overflowed(r, a, b) && b != 0)
+               __musa_overflowed(r, a, b) && b != 0, r)
 #undef __MUSA_ROUNDED
 #define __MUSA_ROUNDED1(name, T, R, E, OVF)                                                  \
   __MUSA_DEV T name##_rz(T x) { T r = R; return __musa_directed(r, (double)(E), 0, OVF); }      \
@@ -552,6 +559,8 @@ __MUSA_DEV double __drcp_rn(double x) { return 1.0 / x; }
 __MUSA_DEV float __musa_fmaf_directed(float a, float b, float c, int mode) {
   float r = __builtin_fmaf(a, b, c);
   double p = (double)a * b, s = p + c, e = __musa_add_err(p, (double)c, s);
+  if (r == 0 && mode == 2 && s == 0 && e == 0)
+    return __musa_zero_sum((float)p, c); /* p is 0 exactly where it is a float 0 */
   return __musa_directed(r, s != r ? s - r : e, mode,
                          __builtin_isinf(r) && __builtin_isfinite(s));
 }
@@ -560,6 +569,57 @@ __MUSA_DEV float __fmaf_ru(float a, float b, float c) { return __musa_fmaf_direc
 __MUSA_DEV float __fmaf_rd(float a, float b, float c) { return __musa_fmaf_directed(a, b, c, 2); }
 __MUSA_DEV float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 __MUSA_DEV double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
+/* double fma: the sign of a*b + c - r, exactly. a*b is p + fma(a, b, -p); the four terms p,
+ * its error, c and -r are summed as an expansion (Shewchuk's Grow-Expansion: exact, its
+ * components non-overlapping, so the largest non-zero one carries the sign). Scaled where a
+ * term would leave the range: a product below 2^-900 (its error would underflow) by 2^200,
+ * unless c is so large that r is c and the error is a*b; one above 2^1000 (sums would
+ * overflow) by 2^-8. */
+__MUSA_DEV double __musa_fma_err(double a, double b, double c, double r) {
+  if (a == 0 || b == 0)
+    return c - r; /* r is c */
+  double productSign = (a > 0) == (b > 0) ? 1.0 : -1.0;
+  double p = a * b;
+  if (__builtin_fabs(p) < 0x1p-900) {
+    if (__builtin_fabs(c) >= 0x1p800 || __builtin_fabs(r) >= 0x1p800)
+      return productSign; /* far below half an ulp of c: r is c */
+    (__builtin_fabs(a) < __builtin_fabs(b) ? a : b) *= 0x1p200;
+    c *= 0x1p200, r *= 0x1p200, p = a * b;
+    if (__builtin_fabs(p) < 0x1p-900)
+      return productSign; /* below half the smallest subnormal: r is c */
+  } else if (__builtin_fabs(p) > 0x1p1000 || __builtin_fabs(c) > 0x1p1000) {
+    (__builtin_fabs(a) > __builtin_fabs(b) ? a : b) *= 0x1p-8;
+    double small = c * 0x1p-8; /* a c that vanishes keeps its sign: the other terms are */
+    c = small == 0 && c != 0 ? __builtin_copysign(0x1p-1074, c) : small; /* far larger */
+    r *= 0x1p-8, p = a * b;
+  }
+  double terms[4] = {__builtin_fma(a, b, -p), p, c, -r}, e[4];
+  int n = 0;
+  for (double x : terms) {
+    double q = x;
+    for (int i = 0; i < n; ++i) {
+      double s = q + e[i];
+      e[i] = __musa_add_err(q, e[i], s);
+      q = s;
+    }
+    e[n++] = q;
+  }
+  for (int i = 3; i >= 0; --i)
+    if (e[i] != 0)
+      return e[i];
+  return 0;
+}
+__MUSA_DEV double __musa_fma_directed(double a, double b, double c, int mode) {
+  double r = __builtin_fma(a, b, c);
+  if (r == 0 && mode == 2 && __musa_fma_err(a, b, c, r) == 0)
+    return __musa_zero_sum(a * b, c); /* an exact zero sum is -0 rounding down */
+  return __musa_directed(r, __musa_fma_err(a, b, c, r), mode,
+                         __builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b) &&
+                             __builtin_isfinite(c));
+}
+__MUSA_DEV double __fma_rz(double a, double b, double c) { return __musa_fma_directed(a, b, c, 0); }
+__MUSA_DEV double __fma_ru(double a, double b, double c) { return __musa_fma_directed(a, b, c, 1); }
+__MUSA_DEV double __fma_rd(double a, double b, double c) { return __musa_fma_directed(a, b, c, 2); }
 
 #include "musa_integer_functions.h"
 #include "musa_conversion_functions.h"

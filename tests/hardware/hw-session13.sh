@@ -22,6 +22,7 @@ cuda tests/hardware/probes/managed_ranges.mu /tmp/s13/managed_ranges.cu
 nvcc -O2 -arch=sm_90 /tmp/s13/managed_ranges.cu -o /tmp/s13/managed_ranges \
   >"$out/build_managed_ranges.txt" 2>&1 &
 wait
+timeout 240 /tmp/s13/samples 21 >"$out/samples.txt" 2>&1; echo "rc=$?" >>"$out/samples.txt"
 timeout 60 /tmp/s13/managed_ranges >"$out/managed_ranges.txt" 2>&1; echo "rc=$?" >>"$out/managed_ranges.txt"
 for i in 1 2 3; do timeout 60 /tmp/s13/loop_samples; done >"$out/loop_samples.txt" 2>&1
 M=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__warps_active.avg.per_cycle_active

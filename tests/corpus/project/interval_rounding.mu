@@ -1,7 +1,8 @@
 // interval-sample style: a templated interval_gpu<T> whose arithmetic uses the directed-rounding
 // intrinsics (__fadd_rd/__fadd_ru ... __dsqrt_ru) through rounded_arith<T> specialisations, an
-// interval Newton root search with a per-thread explicit stack; the add, sub, mul, div and
-// rz operations are also checked bit for bit against the host under fesetround.
+// interval Newton root search with a per-thread explicit stack; the add, sub, mul, div, sqrt,
+// fma, reciprocal and rz operations are also checked bit for bit against the host under
+// fesetround.
 #include <musa_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,12 @@ template <> struct rounded_arith<float> {
   __device__ static float div_up(float a, float b) { return __fdiv_ru(a, b); }
   __device__ static float rz_add(float a, float b) { return __fadd_rz(a, b); }
   __device__ static float rz_mul(float a, float b) { return __fmul_rz(a, b); }
+  __device__ static float sqrt_down(float a) { return __fsqrt_rd(a); }
+  __device__ static float sqrt_up(float a) { return __fsqrt_ru(a); }
+  __device__ static float fma_down(float a, float b, float c) { return __fmaf_rd(a, b, c); }
+  __device__ static float fma_up(float a, float b, float c) { return __fmaf_ru(a, b, c); }
+  __device__ static float rcp_down(float a) { return __frcp_rd(a); }
+  __device__ static float rcp_up(float a) { return __frcp_ru(a); }
 };
 template <> struct rounded_arith<double> {
   __device__ static double add_down(double a, double b) { return __dadd_rd(a, b); }
@@ -36,6 +43,12 @@ template <> struct rounded_arith<double> {
   __device__ static double div_up(double a, double b) { return __ddiv_ru(a, b); }
   __device__ static double rz_add(double a, double b) { return __dadd_rz(a, b); }
   __device__ static double rz_mul(double a, double b) { return __dmul_rz(a, b); }
+  __device__ static double sqrt_down(double a) { return __dsqrt_rd(a); }
+  __device__ static double sqrt_up(double a) { return __dsqrt_ru(a); }
+  __device__ static double fma_down(double a, double b, double c) { return __fma_rd(a, b, c); }
+  __device__ static double fma_up(double a, double b, double c) { return __fma_ru(a, b, c); }
+  __device__ static double rcp_down(double a) { return __drcp_rd(a); }
+  __device__ static double rcp_up(double a) { return __drcp_ru(a); }
 };
 
 // ---- bitwise checks of every directed op ----
@@ -49,9 +62,10 @@ template <class T> __global__ void directedOps(const T *a, const T *b, const T *
   o[2] = R::sub_down(x, y); o[3] = R::sub_up(x, y);
   o[4] = R::mul_down(x, y); o[5] = R::mul_up(x, y);
   o[6] = R::div_down(x, y); o[7] = R::div_up(x, y);
-  // sqrt, fma and reciprocal _rd/_ru (__fsqrt_rd, __fmaf_rd, __frcp_rd, __dsqrt_rd, __fma_rd,
-  // __drcp_rd ...) are not in the simulator yet: see repro_missing_directed.mu
-  for (int k = 8; k < 14; ++k) o[k] = 0;
+  T ax = x < 0 ? -x : x;
+  o[8] = R::sqrt_down(ax); o[9] = R::sqrt_up(ax);
+  o[10] = R::fma_down(x, y, z); o[11] = R::fma_up(x, y, z);
+  o[12] = R::rcp_down(y); o[13] = R::rcp_up(y);
   o[14] = R::rz_add(x, z); o[15] = R::rz_mul(x, z);
 }
 
@@ -104,7 +118,6 @@ template <class T> void checkDirected(const char *name) {
   int bad[16] = {0};
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < 16; ++k) {
-      if (k >= 8 && k < 14) continue;
       T want = hostOp<T>(k, a[i], b[i], c[i]);
       if (memcmp(&want, &o[16 * i + k], sizeof(T))) {
         if (bad[k]++ < 2) printf("%s %s(%a, %a, %a) = %a want %a\n", name, names[k], (double)a[i], (double)b[i], (double)c[i], (double)o[16 * i + k], (double)want);
