@@ -4,7 +4,8 @@
 # rates, sectors per request, local-memory traffic) and the SASS of the kernels the model
 # under-predicts most in the public and samples suites (latency-bound loops with few warps),
 # the new e2e test timing_loop_samples built as CUDA (its two kernels' times), and the
-# probe managed_ranges.mu (what musaMemRangeGetAttribute reads back).
+# probe managed_ranges.mu (what musaMemRangeGetAttribute reads back), the samples suite's times
+# (H200), and e2e directed_rounding.mu as CUDA (the directed modes against the host).
 set -u
 out=$1
 mkdir -p "$out" /tmp/s13
@@ -18,11 +19,15 @@ cuda tests/e2e/check.h /tmp/s13/check.h
 cuda tests/e2e/timing_loop_samples.mu /tmp/s13/loop_samples.cu
 nvcc -O2 -arch=sm_90 -I /tmp/s13 /tmp/s13/loop_samples.cu -o /tmp/s13/loop_samples \
   >"$out/build_loop_samples.txt" 2>&1 &
+cuda tests/e2e/directed_rounding.mu /tmp/s13/directed_rounding.cu
+nvcc -O2 -arch=sm_90 -I /tmp/s13 /tmp/s13/directed_rounding.cu -o /tmp/s13/directed_rounding \
+  >"$out/build_directed_rounding.txt" 2>&1 &
 cuda tests/hardware/probes/managed_ranges.mu /tmp/s13/managed_ranges.cu
 nvcc -O2 -arch=sm_90 /tmp/s13/managed_ranges.cu -o /tmp/s13/managed_ranges \
   >"$out/build_managed_ranges.txt" 2>&1 &
 wait
 timeout 240 /tmp/s13/samples 21 >"$out/samples.txt" 2>&1; echo "rc=$?" >>"$out/samples.txt"
+timeout 60 /tmp/s13/directed_rounding >"$out/directed_rounding.txt" 2>&1; echo "rc=$?" >>"$out/directed_rounding.txt"
 timeout 60 /tmp/s13/managed_ranges >"$out/managed_ranges.txt" 2>&1; echo "rc=$?" >>"$out/managed_ranges.txt"
 for i in 1 2 3; do timeout 60 /tmp/s13/loop_samples; done >"$out/loop_samples.txt" 2>&1
 M=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__warps_active.avg.per_cycle_active
