@@ -506,6 +506,9 @@ void KernelCounters::addSampled(const SampledPart &p) {
     sampledThreadClasses[c] += p.threadClasses[c];
   }
   sampledWarpChain += p.warpChain, sampledThreadChain += p.threadChain;
+  sampledBlockLongestChains += p.blockLongestChains;
+  sampledLongestWarpChain = std::max(sampledLongestWarpChain, p.longestWarpChain);
+  sampledChainBlocks += p.chainBlocks, sampledChainWarps += p.chainWarps;
   sampledUniqueSectors += p.uniqueSectors, sampledSectorAccesses += p.sectorAccesses;
   sampledTracedBlocks += p.tracedBlocks;
   sampledStoreSectors += p.storeSectors;
@@ -581,7 +584,8 @@ void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const 
   siteEnd_ = uint32_t(std::min<size_t>(ranged ? launch.kernel->timingEndSite : n, n));
   warpClasses.fill(0);
   threadClasses.fill(0);
-  warpChain = threadChain = 0;
+  warpChain = threadChain = longestWarpChain = 0;
+  chainWarps = 0;
   uniqueSectors = sectorAccesses = 0;
   storeSectors = partialStoreSectors = 0;
   if (sampling) {
@@ -830,6 +834,7 @@ void BlockCounters::countDivergence() {
   const uint32_t *table = table_;
   for (uint32_t first = 0; first < threads; first += warpSize) {
     uint32_t last = std::min(threads, first + warpSize);
+    double chain = 0;
     for (uint32_t bb = 0; bb < blockCount; ++bb) {
       uint32_t most = 0;
       uint64_t sum = 0;
@@ -845,9 +850,12 @@ void BlockCounters::countDivergence() {
         warpClasses[c] += double(most) * row[c];
         threadClasses[c] += double(sum) * row[c];
       }
-      warpChain += double(most) * row[abi::ChainColumn];
+      chain += double(most) * row[abi::ChainColumn];
       threadChain += double(sum) * row[abi::ChainColumn];
     }
+    warpChain += chain;
+    longestWarpChain = std::max(longestWarpChain, chain);
+    ++chainWarps;
   }
 }
 

@@ -145,6 +145,9 @@ void SampledPart::add(const BlockCounters &block) {
   for (unsigned c = 0; c < abi::ClassCount; ++c)
     warpClasses[c] += block.warpClasses[c], threadClasses[c] += block.threadClasses[c];
   warpChain += block.warpChain, threadChain += block.threadChain;
+  blockLongestChains += block.longestWarpChain;
+  longestWarpChain = std::max(longestWarpChain, block.longestWarpChain);
+  chainBlocks += block.chainWarps > 0, chainWarps += block.chainWarps;
   uniqueSectors += block.uniqueSectors, sectorAccesses += block.sectorAccesses;
   tracedBlocks += block.uniqueSectors > 0;
   storeSectors += block.storeSectors, partialStoreSectors += block.partialStoreSectors;

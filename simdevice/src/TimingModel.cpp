@@ -427,8 +427,22 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   double chainPerWarp = k.chainThreads * chainRatio / (blocks * warpsPerBlock);
   double loadsPerWarp = globalLoadChains / (blocks * warpsPerBlock);
   double barriersPerWarp = barriers / (blocks * warpsPerBlock);
+  // A block lasts as long as its longest warp, and a wave as its longest block: where the
+  // sampled warps' dependent chains differ (a triangular loop, a row per warp of varying
+  // length, the warp that finishes a block's reduction alone), each wave takes its blocks'
+  // longest chains and the last one the longest measured (dynamic block scheduling evens out
+  // the rest); in units of the mean warp, `waves` where all warps are alike. Only the chain:
+  // which warp waits for how many loads the counters do not say, so the waits stay the mean
+  // warp's (a block's tail reduction by one warp adds no loads).
+  double chainWaves = waves;
+  if (k.sampledChainWarps > 0 && k.sampledChainBlocks > 0 && k.sampledWarpChain > 0) {
+    double meanWarp = k.sampledWarpChain / double(k.sampledChainWarps);
+    double meanBlock = k.sampledBlockLongestChains / double(k.sampledChainBlocks);
+    chainWaves =
+        std::max(waves, ((waves - 1) * meanBlock + k.sampledLongestWarpChain) / meanWarp);
+  }
   const double memoryWaitCycles = waves * loadsPerWarp * loadLatency;
-  e.latencyCycles = waves * chainPerWarp * p.dependentIssueCycles + memoryWaitCycles;
+  e.latencyCycles = chainWaves * chainPerWarp * p.dependentIssueCycles + memoryWaitCycles;
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 
   // Atomics: device-wide throughput, or serialised per unit of `atomic_unit_bytes` (an L2

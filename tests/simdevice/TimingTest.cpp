@@ -631,6 +631,34 @@ TEST(Timing, FewWarpsASchedulerCannotHideTheirMemoryWaits) {
               1);
 }
 
+// A latency-bound wave lasts as long as its longest warp: four blocks of eight warps (one
+// wave) whose sampled warps' chains run from 1000 down to 125 steps (a triangular loop, as
+// covariance's) cost the longest warp's chain, not the mean warp's; with the same mean and
+// equal warps, the mean. Over more waves the blocks' longest warps add up, the last wave
+// taking the longest measured.
+TEST(Timing, ALatencyBoundWaveLastsAsLongAsItsLongestWarp) {
+  DeviceProfile p = profile("h200");
+  const double mean = 562.5; // (1000 + 875 + ... + 125) / 8
+  auto estimate = [&](uint32_t blocks, bool triangular) {
+    Fixture f(blocks);
+    uint64_t threads = uint64_t(blocks) * 256;
+    f.counters->chainThreads = threads * mean;
+    f.counters->sampledWarpChain = 8 * mean, f.counters->sampledThreadChain = 256 * mean;
+    f.counters->sampledChainWarps = 8, f.counters->sampledChainBlocks = 1;
+    f.counters->sampledBlockLongestChains = f.counters->sampledLongestWarpChain =
+        triangular ? 1000 : mean;
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  KernelEstimate even = estimate(4, false), triangle = estimate(4, true);
+  EXPECT_EQ(even.limiter, "latency");
+  EXPECT_NEAR(even.latencyCycles, mean * p.dependentIssueCycles, 1);
+  EXPECT_NEAR(triangle.latencyCycles, 1000 * p.dependentIssueCycles, 1);
+  // 132 SMs x 8 blocks of 8 warps (2048 threads an SM) a wave: 2112 blocks are two waves,
+  // each block's longest warp as long as the longest measured.
+  KernelEstimate twoWaves = estimate(2112, true);
+  EXPECT_NEAR(twoWaves.latencyCycles, 2 * 1000 * p.dependentIssueCycles, 1);
+}
+
 TEST(Timing, AGatheredVectorStaysInL2WhileAMatrixStreamsPast) {
   DeviceProfile p = profile("h200");
   p.l2CacheSize = 256 << 10;

@@ -193,6 +193,9 @@ struct SampledPart {
   std::vector<std::pair<uint32_t, SiteStats>> sites; // sites with sampled accesses
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   double warpChain = 0, threadChain = 0;
+  /// Per block, its longest warp's chain: summed, and the longest; and the blocks and warps.
+  double blockLongestChains = 0, longestWarpChain = 0;
+  uint64_t chainBlocks = 0, chainWarps = 0;
   uint64_t uniqueSectors = 0, sectorAccesses = 0, tracedBlocks = 0;
   uint64_t storeSectors = 0, partialStoreSectors = 0;
   std::vector<uintptr_t> atomics;
@@ -238,6 +241,10 @@ public:
   /// Dependent-chain steps (abi::ChainColumn) of all blocks, counted per thread; and of the
   /// sampled blocks, per warp (busiest lane) and per thread.
   double chainThreads = 0, sampledWarpChain = 0, sampledThreadChain = 0;
+  /// Sampled blocks: each block's longest warp chain, summed and the longest of all; the
+  /// blocks and warps measured. A latency-bound wave lasts as long as its longest warp.
+  double sampledBlockLongestChains = 0, sampledLongestWarpChain = 0;
+  uint64_t sampledChainBlocks = 0, sampledChainWarps = 0;
   /// Sampled blocks: distinct global sectors and sector accesses (coalesced per warp) of
   /// their first accesses, for reuse in the multiprocessor's L1.
   uint64_t sampledUniqueSectors = 0, sampledSectorAccesses = 0, sampledTracedBlocks = 0;
@@ -386,6 +393,8 @@ struct BlockCounters {
   std::vector<SiteAccum> accum;            // the light variant's per-site counters (ctx)
   std::array<double, abi::ClassCount> warpClasses{}, threadClasses{};
   double warpChain = 0, threadChain = 0; // sampling: dependent-chain steps (abi::ChainColumn)
+  double longestWarpChain = 0;           // sampling: of its warps, the longest chain
+  uint32_t chainWarps = 0;               // sampling: the warps that ran
   uint64_t uniqueSectors = 0, sectorAccesses = 0;
   // Sampling: the global sectors the block's fully traced store sites wrote, and those of
   // them it wrote only in part (measurePartialStores).
