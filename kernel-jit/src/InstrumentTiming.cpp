@@ -44,12 +44,21 @@ namespace musa::jit {
 namespace {
 
 /// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
+bool fusableMul(const Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  return I && I->getOpcode() == Instruction::FMul && I->hasAllowContract() && I->hasOneUse();
+}
+
 bool fusedIntoAdd(Instruction &I) {
-  if (I.getOpcode() != Instruction::FMul || !I.hasAllowContract() || !I.hasOneUse())
+  if (!fusableMul(&I))
     return false;
   auto *user = dyn_cast<Instruction>(*I.user_begin());
-  return user && (user->getOpcode() == Instruction::FAdd ||
-                  user->getOpcode() == Instruction::FSub) && user->hasAllowContract();
+  if (!user || !(user->getOpcode() == Instruction::FAdd ||
+                 user->getOpcode() == Instruction::FSub) || !user->hasAllowContract())
+    return false;
+  // An add takes one product into its FMA: of a*x + b*y the first product fuses, the
+  // second stays an FMUL (nvcc: FMUL then FFMA).
+  return user->getOperand(0) == &I || !fusableMul(user->getOperand(0));
 }
 
 /// A byte dot product as the headers write __dp4a (and __dp2a): the sum of a product of two
