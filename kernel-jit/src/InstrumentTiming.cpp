@@ -43,12 +43,13 @@ namespace musa::jit {
 
 namespace {
 
-/// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
+/// A contractable multiply with one use: it may fuse into an add.
 bool fusableMul(const Value *V) {
   auto *I = dyn_cast<Instruction>(V);
   return I && I->getOpcode() == Instruction::FMul && I->hasAllowContract() && I->hasOneUse();
 }
 
+/// A contractable multiply whose only use is a contractable add: one fma, counted at the add.
 bool fusedIntoAdd(Instruction &I) {
   if (!fusableMul(&I))
     return false;
