@@ -610,10 +610,10 @@ __MUSA_DEV double __musa_fma_err(double a, double b, double c, double r) {
   return 0;
 }
 __MUSA_DEV double __musa_fma_directed(double a, double b, double c, int mode) {
-  double r = __builtin_fma(a, b, c);
-  if (r == 0 && mode == 2 && __musa_fma_err(a, b, c, r) == 0)
+  double r = __builtin_fma(a, b, c), below = __musa_fma_err(a, b, c, r);
+  if (r == 0 && mode == 2 && below == 0)
     return __musa_zero_sum(a * b, c); /* an exact zero sum is -0 rounding down */
-  return __musa_directed(r, __musa_fma_err(a, b, c, r), mode,
+  return __musa_directed(r, below, mode,
                          __builtin_isinf(r) && __builtin_isfinite(a) && __builtin_isfinite(b) &&
                              __builtin_isfinite(c));
 }
