@@ -142,7 +142,7 @@ set(CORPUS_MU_PROGRAMS
   divergent_collectives
   # Synchronisation and concurrency, written 2026-12-05 by a helper probing spin waits, locks,
   # queues and inter-block communication (their bugs were fixed; the parts still hitting a
-  # simulator limitation are left out in the program, which says so; probe_tmp1/ has the repros)
+  # simulator limitation are left out in the program, which says so; ../repros/ has the repros)
   spinlock_buckets
   warp_lock_elements
   warp_producer_consumer
