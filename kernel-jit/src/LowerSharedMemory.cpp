@@ -113,7 +113,6 @@ Value *contextPointer(Function &F, unsigned fieldOffset, const char *name,
 
 void replaceInFunctions(GlobalVariable &G, unsigned baseField, uint64_t offset,
                         DenseMap<std::pair<Function *, unsigned>, Value *> &bases) {
-  convertUsersOfConstantsToInstructions({&G});
   SmallVector<Use *, 16> uses;
   for (Use &U : G.uses())
     uses.push_back(&U);
@@ -134,6 +133,15 @@ PreservedAnalyses LowerSharedMemoryPass::run(Module &M, ModuleAnalysisManager &)
   DenseMap<GlobalVariable *, uint64_t> offsetOf = layOut(M);
   DenseMap<std::pair<Function *, unsigned>, Value *> bases;
   SmallVector<GlobalVariable *, 8> done;
+  // Constant expressions of every variable become instructions before any base pointer
+  // exists: the expansion of one feeding a phi lands at the top of the incoming block, and
+  // in the entry block it would precede a base pointer made for an earlier variable (a
+  // ping-pong of two shared arrays swapped through pointers in a loop).
+  SmallVector<Constant *, 8> shared;
+  for (GlobalVariable &G : M.globals())
+    if (G.getAddressSpace() == SharedAddrSpace)
+      shared.push_back(&G);
+  convertUsersOfConstantsToInstructions(shared);
   for (GlobalVariable &G : M.globals()) {
     if (G.getAddressSpace() != SharedAddrSpace)
       continue;
