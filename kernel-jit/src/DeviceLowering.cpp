@@ -105,6 +105,7 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   ModuleAnalysisManager MAM;
   RetargetToHostPass{{}, triple, dataLayout}.run(M, MAM);
   LowerInlineAsmPass().run(M, MAM);
+  MarkWarpSynchronousPass().run(M, MAM);
   AddContextParamPass().run(M, MAM);
   LowerSharedMemoryPass().run(M, MAM);
   LowerDeviceCallsPass().run(M, MAM);

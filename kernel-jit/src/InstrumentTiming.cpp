@@ -208,7 +208,7 @@ void classify(Instruction &I, Counts &c) {
     StringRef name = F ? F->getName() : "";
     if (name == BarrierFn || name == BarrierReduceFn || name == GridSyncFn)
       ++c[ClassBarrier];
-    else if (name == WarpFn || name == ActiveMaskFn)
+    else if ((name == WarpFn && !isLockstepPoint(*call)) || name == ActiveMaskFn)
       ++c[ClassWarp];
     else if (auto *intrinsic = dyn_cast<IntrinsicInst>(call)) {
       switch (intrinsic->getIntrinsicID()) {

@@ -97,6 +97,8 @@ CallInst *callWithContext(IRBuilder<> &b, CallInst &call, const std::string &nam
   types.push_back(b.getPtrTy());
   CallInst *lowered =
       b.CreateCall(builtin(*call.getModule(), name.c_str(), call.getType(), types), args);
+  if (MDNode *lockstep = call.getMetadata(LockstepMetadata))
+    lowered->setMetadata(LockstepMetadata, lockstep);
   call.replaceAllUsesWith(lowered);
   call.eraseFromParent();
   return lowered;

@@ -56,8 +56,8 @@ namespace {
 
 bool isParkCall(const Instruction &I) {
   auto *call = dyn_cast<CallBase>(&I);
-  if (!call || call->isInlineAsm())
-    return false;
+  if (!call || call->isInlineAsm() || isLockstepPoint(*call))
+    return false; // a lockstep point parks, but a poll loop through it still needs its yield
   auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
   if (!callee)
     return true; // an indirect call may reach a barrier

@@ -3,7 +3,7 @@
 //       -passes='musa-retarget,musa-add-context,musa-lower-shared,musa-lower-calls,...'
 // Names: musa-retarget (host triple and data layout of the x86-64 System V ABI),
 // musa-add-context, musa-lower-shared, musa-lower-calls, musa-instrument-timing,
-// musa-check-accesses[-shared], musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
+// musa-mark-warp-synchronous, musa-check-accesses[-shared], musa-emit-thunks, musa-form-regions; musa-lower runs the whole pipeline as the JIT does;
 // musa-mark-parallel, musa-split-guards and musa-close-reductions (function passes) are the
 // ones the JIT adds to the host optimiser.
 #include "musa/jit/DeviceLowering.h"
@@ -51,6 +51,8 @@ bool addPass(StringRef name, ModulePassManager &MPM) {
     MPM.addPass(CheckAccessesPass{{}, true});
   else if (name == "musa-gpu-arithmetic")
     MPM.addPass(GpuArithmeticPass());
+  else if (name == "musa-mark-warp-synchronous")
+    MPM.addPass(MarkWarpSynchronousPass());
   else if (name == "musa-mark-spins")
     MPM.addPass(MarkSpinLoopsPass());
   else if (name == "musa-emit-thunks")

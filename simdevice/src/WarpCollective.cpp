@@ -40,8 +40,15 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
   int32_t minS = INT32_MAX, maxS = INT32_MIN;
   bool any = false, all = true, allEqual = true;
   bool shuffle = op >= WarpShflIdx && op <= WarpShflXor; // needs none of the reductions
+  // Per 32-lane quarter: the group's lanes and those with a non-zero value (ballot, converge
+  // and match_all results, computed once rather than per lane).
+  uint32_t members[MaxWarpSize / 32] = {}, nonZero[MaxWarpSize / 32] = {};
   for (size_t i = 0; i < (shuffle ? 0 : group.size()); ++i) {
     const WarpLane *l = group[i];
+    if (l->lane < MaxWarpSize) {
+      members[l->lane / 32] |= 1u << (l->lane % 32);
+      nonZero[l->lane / 32] |= uint32_t(l->value != 0) << (l->lane % 32);
+    }
     uint32_t v = uint32_t(l->value);
     sum += v, andAll &= v, orAll |= v, xorAll ^= v;
     minU = std::min(minU, v), maxU = std::max(maxU, v);
@@ -79,8 +86,7 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
       break;
     }
     case WarpBallot:
-      l->result = quarterMask(group, l->lane,
-                              [](const WarpLane &x, const WarpLane &) { return x.value != 0; }, *l);
+      l->result = l->lane < MaxWarpSize ? nonZero[l->lane / 32] : 0;
       break;
     case WarpAny: l->result = any; break;
     case WarpAll: l->result = all; break;
@@ -90,9 +96,7 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
                               *l);
       break;
     case WarpMatchAll:
-      l->result = allEqual ? quarterMask(group, l->lane,
-                                         [](const WarpLane &, const WarpLane &) { return true; }, *l)
-                           : 0;
+      l->result = allEqual && l->lane < MaxWarpSize ? members[l->lane / 32] : 0;
       break;
     case WarpReduceAdd: l->result = uint32_t(sum); break;
     case WarpReduceMinU: l->result = minU; break;
@@ -103,8 +107,7 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
     case WarpReduceOr: l->result = uint32_t(orAll); break;
     case WarpReduceXor: l->result = uint32_t(xorAll); break;
     case WarpConverge: // the group's lanes: those at this site (see WarpCollective.h)
-      l->result = quarterMask(group, l->lane,
-                              [](const WarpLane &, const WarpLane &) { return true; }, *l);
+      l->result = l->lane < MaxWarpSize ? members[l->lane / 32] : 0;
       break;
     default: l->result = 0; break; // WarpSync
     }

@@ -1,5 +1,5 @@
-// Repro (already listed as open in tests/corpus/README.md): pre-Volta warp-synchronous tail of the classic reduce5
-// (volatile shared memory, no __syncwarp) as Rodinia/SHOC/old CUDA samples ports have it. The simulator runs the
+// Repro (fixed 2026-12-06, see repros/README.md): pre-Volta warp-synchronous tail of the classic reduce5
+// (volatile shared memory, no __syncwarp) as Rodinia/SHOC/old CUDA samples ports have it. The simulator ran the
 // 32 threads of the tail one after another, so thread 0 reads smem[16] etc. before they are updated: each block
 // returns the sum of 7 of its 64 partial sums (7168 instead of 65530). Works on hardware (a race by CUDA's rules).
 #include <musa_runtime.h>

@@ -5,6 +5,8 @@
 //                             records which functions are kernels first.
 //      LowerInlineAsmPass     inline PTX statements programs commonly write become the NVVM
 //                             intrinsics or fences they stand for; others are refused by name.
+//      MarkWarpSynchronousPass  volatile shared accesses lanes exchange values through get a
+//                             convergence point each (pre-Volta warp-synchronous code).
 //   2. AddContextParamPass    every defined device function gains a trailing `ptr %ctx`
 //                             (musa::sim::ThreadContext*); direct and indirect calls pass it on.
 //   3. LowerSharedMemoryPass  addrspace(3) globals become offsets from ctx->shared.
@@ -33,6 +35,7 @@ namespace llvm {
 class Module;
 class Function;
 class Argument;
+class Instruction;
 class Value;
 class DataLayout;
 class Triple;
@@ -164,6 +167,13 @@ struct GpuArithmeticPass : llvm::PassInfoMixin<GpuArithmeticPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 /// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).
+/// On a WarpConverge call MarkWarpSynchronousPass adds after a volatile shared access: a
+/// lockstep point of warp-synchronous code (no instruction on the GPU, nor in the timing model).
+inline constexpr const char *LockstepMetadata = "musa.lockstep";
+bool isLockstepPoint(const llvm::Instruction &I);
+struct MarkWarpSynchronousPass : llvm::PassInfoMixin<MarkWarpSynchronousPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
 struct MarkSpinLoopsPass : llvm::PassInfoMixin<MarkSpinLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
