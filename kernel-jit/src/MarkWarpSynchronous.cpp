@@ -15,16 +15,23 @@
 // park points: lane 0 would run all six steps before lane 16 ran its first.
 //
 // So each volatile load or store of a shared object that lanes exchange values through is
-// followed by a convergence point (unless a block barrier, or the kernel's return, comes
-// first on its way) (the WarpConverge collective __activemask() uses, marked
-// !musa.lockstep): the lanes of the warp (of its 32-lane quarter on 128-lane warps) that reach
-// the access together all make it before any goes on, as in lockstep. An object counts when
-// a function both loads and stores it with volatile accesses at more than one address (an
-// own-slot-only pattern such as `v += s[idx]; s[idx] = v;`, or a single volatile flag, needs no
-// lockstep and keeps its plain thread loop). The object is an addrspace(3) variable, or, for a
-// generic pointer, a non-kernel function's pointer argument (a helper such as
-// `warpReduce(volatile int *sdata, int tid)` that was not inlined); a kernel's own pointer
+// followed by a convergence point, the WarpConverge collective __activemask() uses, marked
+// !musa.lockstep (none where a block barrier, or the kernel's return, comes first): the lanes
+// of the warp (of its 32-lane quarter on 128-lane warps) that reach the access together all
+// make it before any goes on, as in lockstep. An object counts when a function both loads and
+// stores it with volatile accesses at more than one address; an own-slot-only pattern such as
+// `v += s[idx]; s[idx] = v;`, or a single volatile flag, needs no lockstep and keeps its plain
+// thread loop. The object is an addrspace(3) variable (through a select or phi, each one it
+// may be), or, for a generic pointer, a non-kernel function's pointer argument (a helper such
+// as `warpReduce(volatile int *sdata, int tid)` that was not inlined); a kernel's own pointer
 // arguments point to global memory.
+//
+// Not covered (tests/corpus/repros/repro_ws_*.mu): lanes that diverge between lockstep
+// accesses. A point groups the lanes at its own site, so a lane that skips a guarded step
+// (`if (lane >= 16) v[t] += v[t - 16];`) or leaves a loop early goes on to its next access
+// instead of waiting where the hardware reconverges (the branch's post-dominator); single-
+// address exchanges (a vote through one volatile word) and plain stores read back through a
+// volatile pointer get no points.
 //
 // The points cost nothing in the timing model (InstrumentTiming skips !musa.lockstep calls: the
 // GPU issues no instruction for them) and do not hide a spin loop from MarkSpinLoops (a poll of
@@ -51,17 +58,25 @@ namespace {
 
 constexpr unsigned SharedAddressSpace = 3;
 
-/// The shared object a volatile access may reach, or null if it cannot be shared memory.
-const Value *sharedObjectOf(const Value *pointer, const SmallPtrSetImpl<Function *> &kernels,
-                            const Function &F) {
-  const Value *object = getUnderlyingObject(pointer);
-  if (auto *var = dyn_cast<GlobalVariable>(object))
-    return var->getAddressSpace() == SharedAddressSpace ? var : nullptr;
-  if (pointer->getType()->getPointerAddressSpace() == SharedAddressSpace)
-    return object;
-  if (auto *arg = dyn_cast<Argument>(object))
-    return kernels.count(const_cast<Function *>(&F)) ? nullptr : arg;
-  return nullptr;
+/// The shared objects a volatile access may reach (several through a select or phi: two
+/// arrays ping-ponged through pointers); none if it cannot be shared memory.
+SmallVector<const Value *, 2> sharedObjectsOf(const Value *pointer,
+                                              const SmallPtrSetImpl<Function *> &kernels,
+                                              const Function &F) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(pointer, objects);
+  SmallVector<const Value *, 2> shared;
+  for (const Value *object : objects) {
+    if (auto *var = dyn_cast<GlobalVariable>(object)) {
+      if (var->getAddressSpace() == SharedAddressSpace)
+        shared.push_back(var);
+    } else if (pointer->getType()->getPointerAddressSpace() == SharedAddressSpace) {
+      shared.push_back(object);
+    } else if (isa<Argument>(object) && !kernels.count(const_cast<Function *>(&F))) {
+      shared.push_back(object);
+    }
+  }
+  return shared;
 }
 
 struct ObjectAccesses {
@@ -134,25 +149,27 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
         pointer = st->getPointerOperand(), store = true;
       if (!pointer)
         continue;
-      const Value *object = sharedObjectOf(pointer, kernels, F);
-      if (!object)
-        continue;
-      ObjectAccesses &o = objects[object];
-      o.accesses.push_back(&I);
-      o.addresses.insert(pointer->stripPointerCasts());
-      (store ? o.stores : o.loads) = true;
+      for (const Value *object : sharedObjectsOf(pointer, kernels, F)) {
+        ObjectAccesses &o = objects[object];
+        o.accesses.push_back(&I);
+        o.addresses.insert(pointer->stripPointerCasts());
+        (store ? o.stores : o.loads) = true;
+      }
     }
-    for (auto &[object, o] : objects) {
-      if (!o.loads || !o.stores || o.addresses.size() < 2)
-        continue;
-      if (!warp)
-        warp = M.getOrInsertFunction(sim::abi::WarpFn, Type::getInt64Ty(C), i32, i32,
-                                     Type::getInt64Ty(C), i32, i32);
-      for (Instruction *access : o.accesses)
-        if (!barrierFollows(*access, kernels.count(&F)))
-          insertConvergencePoint(*access, warp);
-      changed = true;
-    }
+    SmallPtrSet<Instruction *, 16> lockstep;
+    for (auto &[object, o] : objects)
+      if (o.loads && o.stores && o.addresses.size() >= 2)
+        lockstep.insert(o.accesses.begin(), o.accesses.end());
+    SmallVector<Instruction *, 16> points;
+    for (Instruction &I : instructions(F))
+      if (lockstep.count(&I) && !barrierFollows(I, kernels.count(&F)))
+        points.push_back(&I);
+    if (!points.empty() && !warp)
+      warp = M.getOrInsertFunction(sim::abi::WarpFn, Type::getInt64Ty(C), i32, i32,
+                                   Type::getInt64Ty(C), i32, i32);
+    for (Instruction *access : points)
+      insertConvergencePoint(*access, warp);
+    changed |= !points.empty();
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

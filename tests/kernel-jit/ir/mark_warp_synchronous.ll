@@ -1,7 +1,8 @@
 ; MarkWarpSynchronous: a volatile load or store of a shared object that a function both loads
 ; and stores with volatile accesses at more than one address gets a convergence point after it
 ; (a WarpConverge call, !musa.lockstep): @tail, the reduction tail s[t] += s[t + 16] (its
-; store needs none: the kernel returns next). The same through a helper's pointer argument
+; store needs none: the kernel returns next), through a select of two arrays (@selected) and
+; through a helper's pointer argument
 ; (@helper, not a kernel: its store gets one, the caller goes on). Left alone: volatile accesses at
 ; one address only (@ownslot: a thread's own slot; @flag: one flag), a kernel's own pointer
 ; argument (@globalarg: global memory), plain (non-volatile) accesses (@plain). No point
@@ -13,6 +14,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 @s = internal addrspace(3) global [64 x i32] undef
 @f = internal addrspace(3) global i32 undef
+@s2 = internal addrspace(3) global [64 x i32] undef
 
 ; CHECK-LABEL: define void @tail(
 ; CHECK: load volatile i32
@@ -126,9 +128,28 @@ done:
   ret void
 }
 
+; CHECK-LABEL: define void @selected(
+; CHECK: load volatile i32
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+; CHECK: load volatile i32
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+define void @selected(i1 %odd, i32 %t) {
+  %a = addrspacecast ptr addrspace(3) @s to ptr
+  %b = addrspacecast ptr addrspace(3) @s2 to ptr
+  %g = select i1 %odd, ptr %a, ptr %b
+  %p = getelementptr i32, ptr %g, i32 %t
+  %t16 = add i32 %t, 16
+  %q = getelementptr i32, ptr %g, i32 %t16
+  %x = load volatile i32, ptr %q
+  %y = load volatile i32, ptr %p
+  %z = add i32 %x, %y
+  store volatile i32 %z, ptr %p
+  ret void
+}
+
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
 !0 = !{ptr @tail, !"kernel", i32 1}
 !1 = !{ptr @callshelper, !"kernel", i32 1}
 !2 = !{ptr @ownslot, !"kernel", i32 1}
@@ -136,3 +157,4 @@ declare void @llvm.nvvm.barrier0()
 !4 = !{ptr @globalarg, !"kernel", i32 1}
 !5 = !{ptr @plain, !"kernel", i32 1}
 !6 = !{ptr @tree, !"kernel", i32 1}
+!7 = !{ptr @selected, !"kernel", i32 1}
