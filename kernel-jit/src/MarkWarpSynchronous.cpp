@@ -60,9 +60,7 @@ constexpr unsigned SharedAddressSpace = 3;
 
 /// The shared objects a volatile access may reach (several through a select or phi: two
 /// arrays ping-ponged through pointers); none if it cannot be shared memory.
-SmallVector<const Value *, 2> sharedObjectsOf(const Value *pointer,
-                                              const SmallPtrSetImpl<Function *> &kernels,
-                                              const Function &F) {
+SmallVector<const Value *, 2> sharedObjectsOf(const Value *pointer, bool inKernel) {
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(pointer, objects);
   SmallVector<const Value *, 2> shared;
@@ -72,7 +70,7 @@ SmallVector<const Value *, 2> sharedObjectsOf(const Value *pointer,
         shared.push_back(var);
     } else if (pointer->getType()->getPointerAddressSpace() == SharedAddressSpace) {
       shared.push_back(object);
-    } else if (isa<Argument>(object) && !kernels.count(const_cast<Function *>(&F))) {
+    } else if (isa<Argument>(object) && !inKernel) {
       shared.push_back(object);
     }
   }
@@ -139,6 +137,7 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
+    const bool kernel = kernels.count(&F);
     MapVector<const Value *, ObjectAccesses> objects;
     for (Instruction &I : instructions(F)) {
       const Value *pointer = nullptr;
@@ -149,7 +148,7 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
         pointer = st->getPointerOperand(), store = true;
       if (!pointer)
         continue;
-      for (const Value *object : sharedObjectsOf(pointer, kernels, F)) {
+      for (const Value *object : sharedObjectsOf(pointer, kernel)) {
         ObjectAccesses &o = objects[object];
         o.accesses.push_back(&I);
         o.addresses.insert(pointer->stripPointerCasts());
@@ -162,7 +161,7 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
         lockstep.insert(o.accesses.begin(), o.accesses.end());
     SmallVector<Instruction *, 16> points;
     for (Instruction &I : instructions(F))
-      if (lockstep.count(&I) && !barrierFollows(I, kernels.count(&F)))
+      if (lockstep.count(&I) && !barrierFollows(I, kernel))
         points.push_back(&I);
     if (!points.empty() && !warp)
       warp = M.getOrInsertFunction(sim::abi::WarpFn, Type::getInt64Ty(C), i32, i32,

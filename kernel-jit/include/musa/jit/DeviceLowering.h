@@ -166,14 +166,16 @@ struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
 struct GpuArithmeticPass : llvm::PassInfoMixin<GpuArithmeticPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
-/// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).
 /// On a WarpConverge call MarkWarpSynchronousPass adds after a volatile shared access: a
 /// lockstep point of warp-synchronous code (no instruction on the GPU, nor in the timing model).
 inline constexpr const char *LockstepMetadata = "musa.lockstep";
 bool isLockstepPoint(const llvm::Instruction &I);
+/// Volatile shared accesses lanes exchange values through get lockstep points
+/// (MarkWarpSynchronous.cpp).
 struct MarkWarpSynchronousPass : llvm::PassInfoMixin<MarkWarpSynchronousPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+/// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).
 struct MarkSpinLoopsPass : llvm::PassInfoMixin<MarkSpinLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
