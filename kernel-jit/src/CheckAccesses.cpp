@@ -3,7 +3,10 @@
 //  - Misaligned address: an access of N >= 2 bytes at an address not a multiple of min(N, 4).
 //  - Shared memory out of range: an access through a pointer into the block's shared memory
 //    that reaches past its end (static plus dynamic bytes); the GPU reports an illegal
-//    address. (Below its start the H200 reports nothing, and neither do we.)
+//    address. (Below its start the H200 reports nothing, and neither do we.) The flagged
+//    access goes to a scratch sink instead: past the end of the worker's shared buffer there
+//    may be another block's shared memory, another allocation or an unmapped page (a host
+//    segfault would report a bare address instead of the shared-memory fault).
 //  - Host memory the device cannot reach (only with MUSA_SIM_MEMCHECK=1, as the shared-memory
 //    bound): an access through a pointer that is not statically shared, local, a global
 //    variable or a by-value parameter asks the runtime (__musa_sim_check_address) whether the
@@ -52,6 +55,32 @@ bool mayBeHostMemory(Value *ptr) {
     return false;
   const auto *arg = dyn_cast<Argument>(object);
   return !arg || !arg->hasByValAttr();
+}
+
+/// Where a shared-memory access flagged past the block's end goes instead (see the top): one
+/// sink per module, written by every worker at once; what it holds is never read as data, as
+/// the launch fails with the fault.
+constexpr uint64_t SinkBytes = 256;
+
+GlobalVariable *sharedSink(Module &M) {
+  constexpr const char *name = "musa.shared.sink";
+  if (GlobalVariable *g = M.getNamedGlobal(name))
+    return g;
+  auto *T = ArrayType::get(Type::getInt8Ty(M.getContext()), SinkBytes);
+  auto *g = new GlobalVariable(M, T, false, GlobalValue::InternalLinkage,
+                               ConstantAggregateZero::get(T), name);
+  g->setAlignment(Align(64));
+  return g;
+}
+
+unsigned pointerOperandIndex(Instruction &I) {
+  if (isa<LoadInst>(I))
+    return LoadInst::getPointerOperandIndex();
+  if (isa<StoreInst>(I))
+    return StoreInst::getPointerOperandIndex();
+  if (isa<AtomicRMWInst>(I))
+    return AtomicRMWInst::getPointerOperandIndex();
+  return AtomicCmpXchgInst::getPointerOperandIndex();
 }
 
 void checkFunction(Function &F, Argument *ctx, bool memcheck) {
@@ -113,6 +142,12 @@ void checkFunction(Function &F, Argument *ctx, bool memcheck) {
       Value *past = b.CreateICmpSGT(end, limit);
       faults = b.CreateOr(faults, b.CreateSelect(past, b.getInt64(sim::abi::AccessFaultSharedRange),
                                                  b.getInt64(0)));
+      if (size <= SinkBytes) {
+        Value *sink = sharedSink(*F.getParent());
+        if (sink->getType() != ptr->getType())
+          sink = b.CreateAddrSpaceCast(sink, ptr->getType());
+        I->setOperand(pointerOperandIndex(*I), b.CreateSelect(past, sink, ptr));
+      }
     }
     if (host)
       faults = b.CreateOr(faults, b.CreateCall(checkAddress, {b.CreateIntToPtr(address, b.getPtrTy()), ctx}));

@@ -25,6 +25,16 @@ __global__ void sharedAt(int index, int *out) {
   out[threadIdx.x] = s[index + int(threadIdx.x)];
 }
 
+__global__ void sharedStoreAt(int index, int *out) {
+  __shared__ int s[256];
+  s[threadIdx.x] = int(threadIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    s[index] = -1;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
 __device__ int deep(int n, volatile int *sink) {
   volatile char pad[512];
   pad[n % 512] = char(n);
@@ -75,6 +85,16 @@ int main(int argc, char **argv) {
     sharedAt<<<2, 256>>>(1, out); // thread 255 reads s[256]: one past the end
     musaError_t e = musaDeviceSynchronize();
     CHECK(e == musaErrorIllegalAddress, "shared access past the end gave %s", musaGetErrorName(e));
+  } else if (argc > 1 && argv[1][0] == 'f') {
+    // Far past the end: flagged, and the store never reaches whatever lies there (another
+    // block's shared memory, another allocation, an unmapped page).
+    int *out;
+    CHECK_MUSA(musaMalloc(&out, 256 * sizeof(int)));
+    sharedStoreAt<<<2, 256>>>(255, out);
+    CHECK_MUSA(musaDeviceSynchronize());
+    sharedStoreAt<<<2, 256>>>(1 << 26, out); // 256 MiB past the block's 1024 bytes
+    musaError_t e = musaDeviceSynchronize();
+    CHECK(e == musaErrorIllegalAddress, "shared store far past the end gave %s", musaGetErrorName(e));
   } else if (argc > 1 && argv[1][0] == 'x') {
     // A texture object used after musaDestroyTextureObject: its record is cleared, so the
     // fetch faults instead of reading whatever the memory holds now.

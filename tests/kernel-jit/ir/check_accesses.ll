@@ -1,6 +1,7 @@
 ; CheckAccesses (as MUSA_SIM_MEMCHECK=1 runs it): a 4-byte load through a pointer of unknown
 ; alignment ORs its low two address bits into a local; a shared-memory store tests its end
-; against ctx->sharedLimit (and not its alignment); the local reaches ctx->accessFaults
+; against ctx->sharedLimit (and not its alignment) and, past it, goes to the module's sink
+; instead of whatever lies beyond the block's shared memory; the local reaches ctx->accessFaults
 ; (offset 128) once, at the return. Accesses through pointer arguments (of any size) ask the
 ; runtime whether their address is reachable (host memory); the shared store and the global's
 ; load do not. A byte access and an access to a known-aligned global are not alignment-checked.
@@ -27,14 +28,16 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 !nvvm.annotations = !{!0}
 !0 = !{ptr @k, !"kernel", i32 1}
 
+; CHECK: @musa.shared.sink = internal global [256 x i8] zeroinitializer, align 64
 ; CHECK-LABEL: define void @k(
 ; CHECK: %musa.faults = alloca i64
 ; CHECK: and i64 {{.*}}, 3
 ; CHECK: call i64 @__musa_sim_check_address(ptr {{.*}}, ptr %musa.ctx)
 ; CHECK: load i32, ptr %src
-; CHECK: icmp sgt i64
-; CHECK: select i1 {{.*}}, i64 256, i64 0
-; CHECK: store i32 %v
+; CHECK: [[PAST:%[0-9]+]] = icmp sgt i64
+; CHECK: select i1 [[PAST]], i64 256, i64 0
+; CHECK: [[TO:%[0-9]+]] = select i1 [[PAST]], ptr addrspace(3) addrspacecast (ptr @musa.shared.sink to ptr addrspace(3)), ptr addrspace(3) %dst
+; CHECK: store i32 %v, ptr addrspace(3) [[TO]]
 ; CHECK-NOT: and i64 {{.*}}, 3
 ; CHECK: call i64 @__musa_sim_check_address(
 ; CHECK: load i8, ptr %bytes
