@@ -282,6 +282,8 @@ void instrument(Loop &L, FunctionCallee spin, Value *ctx, bool waits) {
 
 } // namespace
 
+bool isSpinLoop(const Loop &L, const LoopInfo &LI) { return spinKind(L, LI) != Spin::None; }
+
 PreservedAnalyses MarkSpinLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   LLVMContext &C = M.getContext();
   FunctionCallee spin = M.getOrInsertFunction(

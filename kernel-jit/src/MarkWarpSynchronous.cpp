@@ -26,12 +26,25 @@
 // as `warpReduce(volatile int *sdata, int tid)` that was not inlined); a kernel's own pointer
 // arguments point to global memory.
 //
-// Not covered (tests/corpus/repros/repro_ws_*.mu): lanes that diverge between lockstep
-// accesses. A point groups the lanes at its own site, so a lane that skips a guarded step
-// (`if (lane >= 16) v[t] += v[t - 16];`) or leaves a loop early goes on to its next access
-// instead of waiting where the hardware reconverges (the branch's post-dominator); single-
-// address exchanges (a vote through one volatile word) and plain stores read back through a
-// volatile pointer get no points.
+// Lanes can diverge between such accesses: a guarded step of a scan (`if (lane >= o) v[t] +=
+// v[t - o];`), a conditional update, a reduction that one warp runs once per row of a loop.
+// The GPU reconverges a warp at the immediate post-dominator of a divergent branch (the
+// compiler brackets the branch with a reconvergence barrier), so lanes that skipped the step
+// wait there for those that made it. Each conditional branch whose region (the blocks from the
+// branch to its post-dominator) holds a point, or a call of a function that has one, gets the
+// same: the lanes at the branch together are taken as a mask (a WarpConverge collective, where
+// the branch leaves a loop: in the loop's preheader, as the mask of lanes entering it) and the
+// post-dominator starts with a __syncwarp of that mask among the quarter's lanes. Both are
+// marked !musa.lockstep too. Left out: a branch whose post-dominator is the function's exit
+// (lanes that return do not hold the others up); one whose post-dominator the mask's block
+// does not dominate or is not post-dominated by; and one whose region has a loop that waits for
+// another thread (MarkSpinLoops' rules): there a lane held at the join may be the one that the
+// others spin for (lanes handing values on to each other, legal since Volta, as the
+// corpus's warp_producer_consumer does), and the hardware does not hold it.
+//
+// Not covered (tests/corpus/repros/repro_ws_*.mu): single-address exchanges (a vote through one
+// volatile word) and plain stores read back through a volatile pointer get no points, nor does
+// a pointer made from an integer.
 //
 // The points cost nothing in the timing model (InstrumentTiming skips !musa.lockstep calls: the
 // GPU issues no instruction for them) and do not hide a spin loop from MarkSpinLoops (a poll of
@@ -43,6 +56,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -113,13 +130,95 @@ bool barrierFollows(Instruction &access, bool kernel) {
   return false;
 }
 
-void insertConvergencePoint(Instruction &access, FunctionCallee warp) {
-  IRBuilder<> b(access.getNextNode());
+/// A lockstep collective before `at`: WarpFn(op, mask, 0, 0, 0).
+CallInst *insertLockstepCall(Instruction *at, FunctionCallee warp, uint32_t op, Value *mask) {
+  IRBuilder<> b(at);
   Type *i32 = b.getInt32Ty();
-  CallInst *point = b.CreateCall(
-      warp, {ConstantInt::get(i32, sim::abi::WarpConvergeOp), ConstantInt::get(i32, ~0u),
-             b.getInt64(0), ConstantInt::get(i32, 0), ConstantInt::get(i32, 0)});
-  point->setMetadata(LockstepMetadata, MDNode::get(access.getContext(), {}));
+  CallInst *call = b.CreateCall(warp, {ConstantInt::get(i32, op), mask, b.getInt64(0),
+                                       ConstantInt::get(i32, 0), ConstantInt::get(i32, 0)});
+  call->setMetadata(LockstepMetadata, MDNode::get(at->getContext(), {}));
+  return call;
+}
+
+void insertConvergencePoint(Instruction &access, FunctionCallee warp) {
+  insertLockstepCall(access.getNextNode(), warp, sim::abi::WarpConvergeOp,
+                     ConstantInt::get(Type::getInt32Ty(access.getContext()), ~0u));
+}
+
+/// Whether `I` is a lockstep point or calls a function in `withPoints`.
+bool holdsLockstep(const Instruction &I, const SmallPtrSetImpl<Function *> &withPoints) {
+  if (isLockstepPoint(I))
+    return true;
+  auto *call = dyn_cast<CallBase>(&I);
+  return call && call->getCalledFunction() && withPoints.count(call->getCalledFunction());
+}
+
+/// Brackets each conditional branch of `F` whose region holds lockstep work with the mask of
+/// the lanes at the branch and a __syncwarp of it at the branch's post-dominator (see the top).
+/// Returns whether it added any.
+bool reconvergeDivergentBranches(Function &F, FunctionCallee warp,
+                                 const SmallPtrSetImpl<Function *> &withPoints) {
+  DominatorTree DT(F);
+  PostDominatorTree PDT(F);
+  LoopInfo LI(DT);
+  // Blocks of loops that wait for another lane: a lane held at a join could be the one such a
+  // loop waits for (one lane hands a value on to the next, legal since Volta).
+  SmallPtrSet<const BasicBlock *, 16> spinning;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (isSpinLoop(*L, LI))
+      spinning.insert(L->block_begin(), L->block_end());
+  struct Bracket {
+    Instruction *maskAt;
+    BasicBlock *join;
+  };
+  SmallVector<Bracket, 8> brackets;
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    if (T->getNumSuccessors() < 2 || !PDT.getNode(&BB) || !PDT.getNode(&BB)->getIDom())
+      continue;
+    BasicBlock *join = PDT.getNode(&BB)->getIDom()->getBlock();
+    if (!join)
+      continue; // the virtual exit: lanes leave the function on some path
+    // The region: what the branch reaches before the join.
+    SmallPtrSet<BasicBlock *, 16> seen;
+    SmallVector<BasicBlock *, 16> work(successors(&BB).begin(), successors(&BB).end());
+    bool lockstep = false, spins = spinning.count(&BB);
+    while (!work.empty() && !spins) {
+      BasicBlock *R = work.pop_back_val();
+      if (R == join || !seen.insert(R).second)
+        continue;
+      spins = spinning.count(R);
+      lockstep = lockstep || any_of(*R, [&](Instruction &I) { return holdsLockstep(I, withPoints); });
+      work.append(succ_begin(R), succ_end(R));
+    }
+    if (!lockstep || spins)
+      continue;
+    // A branch out of a loop: the lanes that entered the loop, taken before it.
+    Instruction *maskAt = T;
+    Loop *outermost = nullptr;
+    for (Loop *L = LI.getLoopFor(&BB); L && !L->contains(join); L = L->getParentLoop())
+      outermost = L;
+    if (outermost) {
+      BasicBlock *preheader = outermost->getLoopPreheader();
+      if (!preheader)
+        continue;
+      maskAt = preheader->getTerminator();
+    }
+    // Every lane of the mask must come to the join, and only lanes that took the mask.
+    if (!DT.dominates(maskAt->getParent(), join) ||
+        !PDT.dominates(join, maskAt->getParent()) || join->isEHPad())
+      continue;
+    brackets.push_back({maskAt, join});
+  }
+  LLVMContext &C = F.getContext();
+  for (auto [maskAt, join] : brackets) {
+    CallInst *lanes = insertLockstepCall(maskAt, warp, sim::abi::WarpConvergeOp,
+                                         ConstantInt::get(Type::getInt32Ty(C), ~0u));
+    IRBuilder<> b(lanes->getNextNode());
+    Value *mask = b.CreateTrunc(lanes, b.getInt32Ty());
+    insertLockstepCall(&*join->getFirstInsertionPt(), warp, sim::abi::WarpQuarterSyncOp, mask);
+  }
+  return !brackets.empty();
 }
 
 } // namespace
@@ -132,8 +231,9 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
     kernels.insert(K);
   LLVMContext &C = M.getContext();
   Type *i32 = Type::getInt32Ty(C);
-  FunctionCallee warp;
-  bool changed = false;
+  FunctionCallee warp = M.getOrInsertFunction(sim::abi::WarpFn, Type::getInt64Ty(C), i32, i32,
+                                              Type::getInt64Ty(C), i32, i32);
+  SmallPtrSet<Function *, 8> withPoints;
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
@@ -163,14 +263,31 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
     for (Instruction &I : instructions(F))
       if (lockstep.count(&I) && !barrierFollows(I, kernel))
         points.push_back(&I);
-    if (!points.empty() && !warp)
-      warp = M.getOrInsertFunction(sim::abi::WarpFn, Type::getInt64Ty(C), i32, i32,
-                                   Type::getInt64Ty(C), i32, i32);
     for (Instruction *access : points)
       insertConvergencePoint(*access, warp);
-    changed |= !points.empty();
+    if (!points.empty())
+      withPoints.insert(&F);
   }
-  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  // Callers of functions with points hold lockstep work too (a warpReduce helper called under
+  // `if (lane < 16)`).
+  for (bool grew = !withPoints.empty(); grew;) {
+    grew = false;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !withPoints.count(&F))
+        for (Instruction &I : instructions(F))
+          if (holdsLockstep(I, withPoints)) {
+            grew = withPoints.insert(&F).second;
+            break;
+          }
+  }
+  for (Function *F : withPoints)
+    reconvergeDivergentBranches(*F, warp, withPoints);
+  if (withPoints.empty()) {
+    if (Function *declared = M.getFunction(sim::abi::WarpFn); declared && declared->use_empty())
+      declared->eraseFromParent();
+    return PreservedAnalyses::all();
+  }
+  return PreservedAnalyses::none();
 }
 
 } // namespace musa::jit

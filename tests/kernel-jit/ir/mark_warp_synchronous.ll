@@ -8,6 +8,14 @@
 ; argument (@globalarg: global memory), plain (non-volatile) accesses (@plain). No point
 ; where a block barrier or the kernel's return comes first (@tree: the store before
 ; __syncthreads and the last store; the load in between still gets one).
+; Divergent branches: a branch whose region holds a point (@guarded: `if (t >= o)` steps of a
+; scan in a loop) or a call of a function with points (@guardedcall) takes the mask of the lanes
+; there (a WarpConverge call) and its post-dominator starts with a quarter-local __syncwarp of
+; it (op 256); a branch out of a loop (@rows: lanes leave the loop at different trips) takes the
+; mask in the loop's preheader and syncs at the exit (@guarded's loop too: its trip count is
+; not known to be the same for every lane). None for a branch whose region has no point, or
+; whose post-dominator is the function's exit (@earlyexit: the lanes that return hold nobody
+; up).
 ; PASSES: musa-retarget,musa-mark-warp-synchronous
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -147,9 +155,115 @@ define void @selected(i1 %odd, i32 %t) {
   ret void
 }
 
+; CHECK-LABEL: define void @guarded(
+; CHECK: entry:
+; CHECK: [[ENTERED:%[0-9]+]] = call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+; CHECK-NEXT: [[INLOOP:%[0-9]+]] = trunc i64 [[ENTERED]] to i32
+; CHECK-NEXT: br label %loop
+; CHECK: loop:
+; CHECK: [[LANES:%[0-9]+]] = call i64 @__musa_sim_warp(i32 18, i32 -1, i64 0, i32 0, i32 0), !musa.lockstep
+; CHECK-NEXT: [[MASK:%[0-9]+]] = trunc i64 [[LANES]] to i32
+; CHECK-NEXT: br i1 %take, label %step, label %join
+; CHECK: step:
+; CHECK: load volatile i32
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+; CHECK: join:
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[MASK]], i64 0, i32 0, i32 0), !musa.lockstep
+; CHECK: done:
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[INLOOP]], {{.*}}!musa.lockstep
+; CHECK-NEXT: ret void
+define void @guarded(i32 %t) {
+entry:
+  %g = addrspacecast ptr addrspace(3) @s to ptr
+  %p = getelementptr i32, ptr %g, i32 %t
+  br label %loop
+loop:
+  %o = phi i32 [ 1, %entry ], [ %o2, %join ]
+  %take = icmp uge i32 %t, %o
+  br i1 %take, label %step, label %join
+step:
+  %src = sub i32 %t, %o
+  %q = getelementptr i32, ptr %g, i32 %src
+  %a = load volatile i32, ptr %q
+  %b = load volatile i32, ptr %p
+  %c = add i32 %a, %b
+  store volatile i32 %c, ptr %p
+  br label %join
+join:
+  %o2 = shl i32 %o, 1
+  %more = icmp ult i32 %o2, 32
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+
+; CHECK-LABEL: define void @guardedcall(
+; CHECK: [[LANES:%[0-9]+]] = call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+; CHECK-NEXT: [[MASK:%[0-9]+]] = trunc i64 [[LANES]] to i32
+; CHECK-NEXT: br i1
+; CHECK: call void @helper(
+; CHECK: join:
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[MASK]], {{.*}}!musa.lockstep
+define void @guardedcall(i32 %t) {
+entry:
+  %g = addrspacecast ptr addrspace(3) @s to ptr
+  %low = icmp ult i32 %t, 16
+  br i1 %low, label %call, label %join
+call:
+  call void @helper(ptr %g, i32 %t)
+  br label %join
+join:
+  ret void
+}
+
+; CHECK-LABEL: define void @rows(
+; CHECK: entry:
+; CHECK: [[LANES:%[0-9]+]] = call i64 @__musa_sim_warp(i32 18, {{.*}}!musa.lockstep
+; CHECK-NEXT: [[MASK:%[0-9]+]] = trunc i64 [[LANES]] to i32
+; CHECK-NEXT: br label %loop
+; CHECK: exit:
+; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[MASK]], {{.*}}!musa.lockstep
+define void @rows(i32 %t, i32 %n) {
+entry:
+  %g = addrspacecast ptr addrspace(3) @s to ptr
+  %p = getelementptr i32, ptr %g, i32 %t
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i2, %loop ]
+  %t1 = add i32 %t, 1
+  %q = getelementptr i32, ptr %g, i32 %t1
+  %a = load volatile i32, ptr %q
+  store volatile i32 %a, ptr %p
+  %i2 = add i32 %i, 1
+  %more = icmp ult i32 %i2, %t
+  br i1 %more, label %loop, label %exit
+exit:
+  store i32 %i2, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define void @earlyexit(
+; CHECK-NOT: i32 256
+; CHECK: ret void
+define void @earlyexit(i32 %t, i32 %n) {
+entry:
+  %out = icmp uge i32 %t, %n
+  br i1 %out, label %leave, label %work
+leave:
+  ret void
+work:
+  %g = addrspacecast ptr addrspace(3) @s to ptr
+  %p = getelementptr i32, ptr %g, i32 %t
+  %t1 = add i32 %t, 1
+  %q = getelementptr i32, ptr %g, i32 %t1
+  %a = load volatile i32, ptr %q
+  store volatile i32 %a, ptr %p
+  ret void
+}
+
 declare void @llvm.nvvm.barrier0()
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7}
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11}
 !0 = !{ptr @tail, !"kernel", i32 1}
 !1 = !{ptr @callshelper, !"kernel", i32 1}
 !2 = !{ptr @ownslot, !"kernel", i32 1}
@@ -158,3 +272,7 @@ declare void @llvm.nvvm.barrier0()
 !5 = !{ptr @plain, !"kernel", i32 1}
 !6 = !{ptr @tree, !"kernel", i32 1}
 !7 = !{ptr @selected, !"kernel", i32 1}
+!8 = !{ptr @guarded, !"kernel", i32 1}
+!9 = !{ptr @guardedcall, !"kernel", i32 1}
+!10 = !{ptr @rows, !"kernel", i32 1}
+!11 = !{ptr @earlyexit, !"kernel", i32 1}

@@ -6,7 +6,8 @@
 //      LowerInlineAsmPass     inline PTX statements programs commonly write become the NVVM
 //                             intrinsics or fences they stand for; others are refused by name.
 //      MarkWarpSynchronousPass  volatile shared accesses lanes exchange values through get a
-//                             convergence point each (pre-Volta warp-synchronous code).
+//                             convergence point each, divergent branches around them a
+//                             reconvergence bracket (pre-Volta warp-synchronous code).
 //   2. AddContextParamPass    every defined device function gains a trailing `ptr %ctx`
 //                             (musa::sim::ThreadContext*); direct and indirect calls pass it on.
 //   3. LowerSharedMemoryPass  addrspace(3) globals become offsets from ctx->shared.
@@ -36,6 +37,8 @@ class Module;
 class Function;
 class Argument;
 class Instruction;
+class Loop;
+class LoopInfo;
 class Value;
 class DataLayout;
 class Triple;
@@ -166,15 +169,19 @@ struct InstrumentTimingPass : llvm::PassInfoMixin<InstrumentTimingPass> {
 struct GpuArithmeticPass : llvm::PassInfoMixin<GpuArithmeticPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
-/// On a WarpConverge call MarkWarpSynchronousPass adds after a volatile shared access: a
-/// lockstep point of warp-synchronous code (no instruction on the GPU, nor in the timing model).
+/// On the warp collectives MarkWarpSynchronousPass adds (a WarpConverge after a volatile shared
+/// access; a branch's mask and the __syncwarp of it at the post-dominator): lockstep points of
+/// warp-synchronous code (counted by neither the timing model nor MarkSpinLoops).
 inline constexpr const char *LockstepMetadata = "musa.lockstep";
 bool isLockstepPoint(const llvm::Instruction &I);
-/// Volatile shared accesses lanes exchange values through get lockstep points
-/// (MarkWarpSynchronous.cpp).
+/// Volatile shared accesses lanes exchange values through get lockstep points, and divergent
+/// branches around them reconverge at their post-dominators (MarkWarpSynchronous.cpp).
 struct MarkWarpSynchronousPass : llvm::PassInfoMixin<MarkWarpSynchronousPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
+/// Whether `L` waits for another thread by MarkSpinLoops' rules (a poll decides a branch of
+/// it) and reaches no barrier or warp collective.
+bool isSpinLoop(const llvm::Loop &L, const llvm::LoopInfo &LI);
 /// Back edges of loops that wait for another thread call the spin builtin (MarkSpinLoops.cpp).
 struct MarkSpinLoopsPass : llvm::PassInfoMixin<MarkSpinLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

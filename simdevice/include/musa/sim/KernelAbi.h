@@ -154,6 +154,8 @@ inline constexpr const char *WarpSizeFn = "__musa_sim_warp_size";
 inline constexpr const char *WarpFn = "__musa_sim_warp";
 /// The WarpFn op (musa::sim::WarpConverge) whose calls the compiler numbers by call site.
 inline constexpr uint32_t WarpConvergeOp = __MUSA_SIM_WARP_CONVERGE;
+/// __syncwarp(mask) among the lanes of the caller's 32-lane quarter (WarpSync | QuarterLocal).
+inline constexpr uint32_t WarpQuarterSyncOp = __MUSA_SIM_WARP_SYNC | __MUSA_SIM_WARP_QUARTER_LOCAL;
 inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
