@@ -35,7 +35,9 @@
 // same: the lanes at the branch together are taken as a mask (a WarpConverge collective, where
 // the branch leaves a loop: in the loop's preheader, as the mask of lanes entering it) and the
 // post-dominator starts with a __syncwarp of that mask among the quarter's lanes. Both are
-// marked !musa.lockstep too. Left out: a branch whose post-dominator is the function's exit
+// marked !musa.lockstep too. Left out: a branch every lane of a 32-lane group takes alike
+// (a condition computed from a kernel's arguments and block-wide registers only, or legacy
+// code's `if (tid < 32)`: see laneGroupUniform); a branch whose post-dominator is the function's exit
 // (lanes that return do not hold the others up); one whose post-dominator the mask's block
 // does not dominate or is not post-dominated by; and one whose region has a loop that waits for
 // another thread (MarkSpinLoops' rules): there a lane held at the join may be the one that the
@@ -153,10 +155,62 @@ bool holdsLockstep(const Instruction &I, const SmallPtrSetImpl<Function *> &with
   return call && call->getCalledFunction() && withPoints.count(call->getCalledFunction());
 }
 
+/// The special register an `llvm.nvvm.read.ptx.sreg.*` call reads ("tid.x", ...), or "".
+StringRef specialRegister(const Value *V) {
+  auto *call = dyn_cast<CallInst>(V->stripPointerCasts());
+  Function *callee = call ? call->getCalledFunction() : nullptr;
+  StringRef name = callee ? callee->getName() : "";
+  return name.consume_front("llvm.nvvm.read.ptx.sreg.") ? name : "";
+}
+
+bool isThreadIdxX(const Value *V) {
+  if (auto *cast = dyn_cast<CastInst>(V); cast && cast->isIntegerCast())
+    V = cast->getOperand(0);
+  return specialRegister(V) == "tid.x";
+}
+
+/// Whether every lane of a 32-lane group (a warp, a quarter of a 128-lane warp) computes `V`
+/// alike: constants, a kernel's arguments, block-wide registers and what is computed from them
+/// alone, and threadIdx.x compared with a multiple of 32 (`tid < 32`, legacy code's test for
+/// warp 0, which assumes what such code does: 1-D blocks or rows of whole warps).
+bool laneGroupUniform(const Value *V, bool kernel, unsigned depth = 0) {
+  if (isa<Constant>(V))
+    return true;
+  if (isa<Argument>(V))
+    return kernel;
+  if (depth > 8)
+    return false;
+  StringRef reg = specialRegister(V);
+  if (!reg.empty())
+    return reg.starts_with("ctaid.") || reg.starts_with("nctaid.") || reg.starts_with("ntid.") ||
+           reg == "warpsize";
+  if (auto *cmp = dyn_cast<ICmpInst>(V)) {
+    const Value *a = cmp->getOperand(0), *b = cmp->getOperand(1);
+    CmpInst::Predicate p = cmp->getPredicate();
+    if (isThreadIdxX(b))
+      std::swap(a, b), p = CmpInst::getSwappedPredicate(p);
+    if (auto *c = dyn_cast<ConstantInt>(b); c && isThreadIdxX(a) && !c->isNegative()) {
+      uint64_t bound = c->getZExtValue();
+      switch (p) {
+      case CmpInst::ICMP_ULT: case CmpInst::ICMP_UGE: case CmpInst::ICMP_SLT: case CmpInst::ICMP_SGE:
+        return bound % 32 == 0; // tid < 32k
+      case CmpInst::ICMP_ULE: case CmpInst::ICMP_UGT: case CmpInst::ICMP_SLE: case CmpInst::ICMP_SGT:
+        return (bound + 1) % 32 == 0; // tid <= 32k - 1
+      default:
+        return false;
+      }
+    }
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I)))
+    return false;
+  return all_of(I->operands(), [&](const Value *op) { return laneGroupUniform(op, kernel, depth + 1); });
+}
+
 /// Brackets each conditional branch of `F` whose region holds lockstep work with the mask of
 /// the lanes at the branch and a __syncwarp of it at the branch's post-dominator (see the top).
 /// Returns whether it added any.
-bool reconvergeDivergentBranches(Function &F, FunctionCallee warp,
+bool reconvergeDivergentBranches(Function &F, bool kernel, FunctionCallee warp,
                                  const SmallPtrSetImpl<Function *> &withPoints) {
   DominatorTree DT(F);
   PostDominatorTree PDT(F);
@@ -176,6 +230,13 @@ bool reconvergeDivergentBranches(Function &F, FunctionCallee warp,
     Instruction *T = BB.getTerminator();
     if (T->getNumSuccessors() < 2 || !PDT.getNode(&BB) || !PDT.getNode(&BB)->getIDom())
       continue;
+    const Value *condition = nullptr;
+    if (auto *br = dyn_cast<BranchInst>(T))
+      condition = br->getCondition();
+    else if (auto *sw = dyn_cast<SwitchInst>(T))
+      condition = sw->getCondition();
+    if (!condition || laneGroupUniform(condition, kernel))
+      continue; // the lanes of a group go the same way
     BasicBlock *join = PDT.getNode(&BB)->getIDom()->getBlock();
     if (!join)
       continue; // the virtual exit: lanes leave the function on some path
@@ -281,7 +342,7 @@ PreservedAnalyses MarkWarpSynchronousPass::run(Module &M, ModuleAnalysisManager 
           }
   }
   for (Function *F : withPoints)
-    reconvergeDivergentBranches(*F, warp, withPoints);
+    reconvergeDivergentBranches(*F, kernels.count(F), warp, withPoints);
   if (withPoints.empty()) {
     if (Function *declared = M.getFunction(sim::abi::WarpFn); declared && declared->use_empty())
       declared->eraseFromParent();

@@ -15,7 +15,8 @@
 ; mask in the loop's preheader and syncs at the exit (@guarded's loop too: its trip count is
 ; not known to be the same for every lane). None for a branch whose region has no point, or
 ; whose post-dominator is the function's exit (@earlyexit: the lanes that return hold nobody
-; up).
+; up), or whose condition every lane of a 32-lane group computes alike (@warpzero: legacy code's
+; `if (tid < 32)`; the other functions branch on threadIdx.x itself for this reason).
 ; PASSES: musa-retarget,musa-mark-warp-synchronous
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -172,8 +173,9 @@ define void @selected(i1 %odd, i32 %t) {
 ; CHECK: done:
 ; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[INLOOP]], {{.*}}!musa.lockstep
 ; CHECK-NEXT: ret void
-define void @guarded(i32 %t) {
+define void @guarded() {
 entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %g = addrspacecast ptr addrspace(3) @s to ptr
   %p = getelementptr i32, ptr %g, i32 %t
   br label %loop
@@ -204,8 +206,9 @@ done:
 ; CHECK: call void @helper(
 ; CHECK: join:
 ; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[MASK]], {{.*}}!musa.lockstep
-define void @guardedcall(i32 %t) {
+define void @guardedcall() {
 entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %g = addrspacecast ptr addrspace(3) @s to ptr
   %low = icmp ult i32 %t, 16
   br i1 %low, label %call, label %join
@@ -223,8 +226,9 @@ join:
 ; CHECK-NEXT: br label %loop
 ; CHECK: exit:
 ; CHECK-NEXT: call i64 @__musa_sim_warp(i32 256, i32 [[MASK]], {{.*}}!musa.lockstep
-define void @rows(i32 %t, i32 %n) {
+define void @rows(i32 %n) {
 entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %g = addrspacecast ptr addrspace(3) @s to ptr
   %p = getelementptr i32, ptr %g, i32 %t
   br label %loop
@@ -245,8 +249,9 @@ exit:
 ; CHECK-LABEL: define void @earlyexit(
 ; CHECK-NOT: i32 256
 ; CHECK: ret void
-define void @earlyexit(i32 %t, i32 %n) {
+define void @earlyexit(i32 %n) {
 entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %out = icmp uge i32 %t, %n
   br i1 %out, label %leave, label %work
 leave:
@@ -261,9 +266,30 @@ work:
   ret void
 }
 
-declare void @llvm.nvvm.barrier0()
+; CHECK-LABEL: define void @warpzero(
+; CHECK-NOT: i32 256
+; CHECK: ret void
+define void @warpzero() {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp ult i32 %t, 32
+  br i1 %first, label %tail, label %done
+tail:
+  %g = addrspacecast ptr addrspace(3) @s to ptr
+  %p = getelementptr i32, ptr %g, i32 %t
+  %t16 = add i32 %t, 16
+  %q = getelementptr i32, ptr %g, i32 %t16
+  %a = load volatile i32, ptr %q
+  store volatile i32 %a, ptr %p
+  br label %done
+done:
+  ret void
+}
 
-!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11}
+declare void @llvm.nvvm.barrier0()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12}
 !0 = !{ptr @tail, !"kernel", i32 1}
 !1 = !{ptr @callshelper, !"kernel", i32 1}
 !2 = !{ptr @ownslot, !"kernel", i32 1}
@@ -276,3 +302,4 @@ declare void @llvm.nvvm.barrier0()
 !9 = !{ptr @guardedcall, !"kernel", i32 1}
 !10 = !{ptr @rows, !"kernel", i32 1}
 !11 = !{ptr @earlyexit, !"kernel", i32 1}
+!12 = !{ptr @warpzero, !"kernel", i32 1}
