@@ -35,10 +35,10 @@
 // same: the lanes at the branch together are taken as a mask (a WarpConverge collective, where
 // the branch leaves a loop: in the loop's preheader, as the mask of lanes entering it) and the
 // post-dominator starts with a __syncwarp of that mask among the quarter's lanes. Both are
-// marked !musa.lockstep too. Left out: a branch every lane of a 32-lane group takes alike
-// (a condition computed from a kernel's arguments and block-wide registers only, or legacy
-// code's `if (tid < 32)`: see laneGroupUniform); a branch whose post-dominator is the function's exit
-// (lanes that return do not hold the others up); one whose post-dominator the mask's block
+// marked !musa.lockstep too. Left out: a branch every lane of a 32-lane group takes alike (a
+// condition computed from a kernel's arguments and block-wide registers only, or legacy code's
+// `if (tid < 32)`: see laneGroupUniform); a branch whose post-dominator is the function's
+// exit (lanes that return do not hold the others up); one whose post-dominator the mask's block
 // does not dominate or is not post-dominated by; and one whose region has a loop that waits for
 // another thread (MarkSpinLoops' rules): there a lane held at the join may be the one that the
 // others spin for (lanes handing values on to each other, legal since Volta, as the
@@ -57,9 +57,9 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
