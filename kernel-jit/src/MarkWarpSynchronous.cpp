@@ -209,8 +209,7 @@ bool laneGroupUniform(const Value *V, bool kernel, unsigned depth = 0) {
 
 /// Brackets each conditional branch of `F` whose region holds lockstep work with the mask of
 /// the lanes at the branch and a __syncwarp of it at the branch's post-dominator (see the top).
-/// Returns whether it added any.
-bool reconvergeDivergentBranches(Function &F, bool kernel, FunctionCallee warp,
+void reconvergeDivergentBranches(Function &F, bool kernel, FunctionCallee warp,
                                  const SmallPtrSetImpl<Function *> &withPoints) {
   DominatorTree DT(F);
   PostDominatorTree PDT(F);
@@ -279,7 +278,6 @@ bool reconvergeDivergentBranches(Function &F, bool kernel, FunctionCallee warp,
     Value *mask = b.CreateTrunc(lanes, b.getInt32Ty());
     insertLockstepCall(&*join->getFirstInsertionPt(), warp, sim::abi::WarpQuarterSyncOp, mask);
   }
-  return !brackets.empty();
 }
 
 } // namespace
