@@ -242,6 +242,7 @@ enum musaResourceType {
   musaResourceTypePitch2D = 3
 };
 typedef struct musaMipmappedArray *musaMipmappedArray_t;
+typedef const struct musaMipmappedArray *musaMipmappedArray_const_t;
 struct musaResourceDesc {
   enum musaResourceType resType;
   union {

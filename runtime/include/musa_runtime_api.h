@@ -127,6 +127,9 @@ musaError_t musaMemcpy3DAsync(const struct musaMemcpy3DParms *p,
                               musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                            size_t count);
+musaError_t musaMemcpy3DPeer(const struct musaMemcpy3DPeerParms *p);
+musaError_t musaMemcpy3DPeerAsync(const struct musaMemcpy3DPeerParms *p,
+                                  musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
                                 size_t count, musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
@@ -205,6 +208,23 @@ musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, c
                               size_t count, enum musaMemcpyKind kind);
 musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum musaMemcpyKind kind);
+musaError_t musaMemcpy2DArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     musaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                     size_t width, size_t height,
+                                     enum musaMemcpyKind kind __MUSA_DEFAULT(musaMemcpyDeviceToDevice));
+musaError_t musaMemcpyArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   musaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count,
+                                   enum musaMemcpyKind kind __MUSA_DEFAULT(musaMemcpyDeviceToDevice));
+/* Mipmapped arrays: a chain of arrays, each level half the size of the one before. */
+musaError_t musaMallocMipmappedArray(musaMipmappedArray_t *mipmappedArray,
+                                     const struct musaChannelFormatDesc *desc,
+                                     struct musaExtent extent, unsigned int numLevels,
+                                     unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaGetMipmappedArrayLevel(musaArray_t *levelArray,
+                                       musaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level);
+musaError_t musaFreeMipmappedArray(musaMipmappedArray_t mipmappedArray);
 
 /* pointer queries */
 musaError_t musaPointerGetAttributes(struct musaPointerAttributes *attributes, const void *ptr);

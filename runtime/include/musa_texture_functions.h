@@ -26,6 +26,16 @@
 #define __MUSA_SIM_TEX_NORMALIZED_READ 0x4u
 #define __MUSA_SIM_TEX_NORMALIZED_COORDS 0x8u
 #define __MUSA_SIM_TEX_CUBEMAP 0x10u
+#define __MUSA_SIM_TEX_MIPMAP_LINEAR 0x20u /* mipmapFilterMode musaFilterModeLinear */
+#define __MUSA_SIM_TEX_MAX_LEVELS 18       /* 131072 texels down to 1 */
+
+/* The storage and size of one mipmap level of a texture object (level 0 is also the object's
+ * own data, pitch and size). */
+struct __musa_sim_texture_level {
+  char *data;
+  unsigned long long pitch, slicePitch;
+  int width, height, depth, unused;
+};
 
 /* One texture or surface object, shared by the runtime (writer) and device code (reader). */
 struct __musa_sim_texture {
@@ -41,6 +51,9 @@ struct __musa_sim_texture {
   int elementBytes;
   int addressMode[3];
   float borderColor[4];
+  int levels;                    /* mipmap levels: 0 or 1 but for mipmapped arrays */
+  float lodBias, minLod, maxLod; /* musaTextureDesc's mipmapLevelBias and level clamps */
+  struct __musa_sim_texture_level level[__MUSA_SIM_TEX_MAX_LEVELS];
 };
 
 #if defined(__CUDA__) && !defined(__MUSA_SIM_HW__)
@@ -263,6 +276,88 @@ __device__ inline void fetch(Ref r, float x, float y, float z, int layer, int di
   finish(r, true, t);
 }
 
+/* Mipmapped objects. The level of detail lambda (an explicit level for the Lod forms, 0 for
+ * the plain ones, log2 of the texels of level 0 one step of the gradient covers for the Grad
+ * forms) plus mipmapLevelBias, clamped to [minMipmapLevelClamp, maxMipmapLevelClamp] and to
+ * the levels there are, is cut to 1/256 and picks the level: the nearest one (a half rounds
+ * up) under point mipmap filtering; under linear, the two around it weighed by its fraction.
+ * As the H100 answers (tests/hardware/session18/mipmaps.txt): an explicit 3.3 weighs level 4
+ * by 76/256 (cut, not rounded), 0.5 and 1.5 pick levels 1 and 2; a gradient of 3 texels
+ * weighs level 2 by 150/256 (its log2 rounded to 1/256). Within a level the object's own
+ * filter mode applies; unnormalized coordinates are level-0 texels, scaled to the level. */
+__device__ inline void fetchLevel(Ref r, int l, float x, float y, float z, int layer, int dims,
+                                  Texel &t) {
+  if (l == 0) {
+    fetch(r, x, y, z, layer, dims, t);
+    return;
+  }
+  const __musa_sim_texture_level &v = r->level[l];
+  __musa_sim_texture c; /* the object's fields with this level's storage and size */
+  c.flags = r->flags;
+  c.data = v.data;
+  c.pitch = v.pitch;
+  c.slicePitch = v.slicePitch;
+  c.width = v.width;
+  c.height = v.height;
+  c.depth = v.depth;
+  c.channels = r->channels;
+  c.channelBytes = r->channelBytes;
+  c.kind = r->kind;
+  c.elementBytes = r->elementBytes;
+  for (int k = 0; k < 3; ++k)
+    c.addressMode[k] = r->addressMode[k];
+  for (int k = 0; k < 4; ++k)
+    c.borderColor[k] = r->borderColor[k];
+  if (!(r->flags & __MUSA_SIM_TEX_NORMALIZED_COORDS)) {
+    x *= (float)v.width / (float)r->width;
+    y *= (float)v.height / (float)r->height;
+    if (!(r->flags & __MUSA_SIM_TEX_LAYERED))
+      z *= (float)v.depth / (float)r->depth;
+  }
+  fetch(&c, x, y, z, layer, dims, t);
+}
+
+__device__ inline void fetchLod(Ref r, float lambda, float x, float y, float z, int layer,
+                                int dims, Texel &t) {
+  if (r->levels <= 1) {
+    fetch(r, x, y, z, layer, dims, t);
+    return;
+  }
+  lambda += r->lodBias;
+  if (!(lambda == lambda))
+    lambda = 0.0f;
+  lambda = fminf(fmaxf(lambda, r->minLod), r->maxLod);
+  lambda = fminf(fmaxf(lambda, 0.0f), (float)(r->levels - 1));
+  int fixedPoint = (int)floorf(lambda * 256.0f); /* lambda in 1/256 */
+  if (!(r->flags & __MUSA_SIM_TEX_MIPMAP_LINEAR)) {
+    fetchLevel(r, (fixedPoint + 128) >> 8, x, y, z, layer, dims, t);
+    return;
+  }
+  int low = fixedPoint >> 8, w = fixedPoint & 255;
+  fetchLevel(r, low, x, y, z, layer, dims, t);
+  if (w == 0 || low + 1 >= r->levels)
+    return;
+  Texel upper;
+  fetchLevel(r, low + 1, x, y, z, layer, dims, upper);
+  for (int k = 0; k < 4; ++k) {
+    t.f[k] = (float)(((double)t.f[k] * (256 - w) + (double)upper.f[k] * w) * (1.0 / 256.0));
+    t.i[k] = (int)t.f[k];
+  }
+}
+
+/* log2 of the longer of two gradients measured in level-0 texels (lambda for the Grad forms). */
+__device__ inline float gradientLod(Ref r, float dxx, float dxy, float dxz, float dyx, float dyy,
+                                    float dyz) {
+  float sx = (float)r->width, sy = (float)r->height, sz = (float)r->depth;
+  if (!(r->flags & __MUSA_SIM_TEX_NORMALIZED_COORDS))
+    sx = sy = sz = 1.0f;
+  if (r->flags & __MUSA_SIM_TEX_LAYERED)
+    sz = 0.0f;
+  float a = sqrtf(dxx * sx * dxx * sx + dxy * sy * dxy * sy + dxz * sz * dxz * sz);
+  float b = sqrtf(dyx * sx * dyx * sx + dyy * sy * dyy * sy + dyz * sz * dyz * sz);
+  return floorf(log2f(fmaxf(a, b)) * 256.0f + 0.5f) * (1.0f / 256.0f);
+}
+
 /* A cubemap direction as a face (layer) and normalized coordinates on it. */
 __device__ inline void cubeFace(float x, float y, float z, int &face, float &s, float &t) {
   float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, sc, tc;
@@ -315,10 +410,19 @@ __MUSA_TEX_RESULTV(uint, i, unsigned int)
 
 template <class T>
 __device__ inline T sample(unsigned long long obj, float x, float y, float z, int layer,
-                           int dims) {
+                           int dims, float lambda = 0.0f) {
   Ref r = object(obj, __MUSA_SIM_TEXTURE_MAGIC);
   Texel t;
-  fetch(r, x, y, z, layer, dims, t);
+  fetchLod(r, lambda, x, y, z, layer, dims, t);
+  return Result<T>::make(t);
+}
+template <class T>
+__device__ inline T sampleGrad(unsigned long long obj, float x, float y, float z, int layer,
+                               int dims, float dxx, float dxy, float dxz, float dyx, float dyy,
+                               float dyz) {
+  Ref r = object(obj, __MUSA_SIM_TEXTURE_MAGIC);
+  Texel t;
+  fetchLod(r, gradientLod(r, dxx, dxy, dxz, dyx, dyy, dyz), x, y, z, layer, dims, t);
   return Result<T>::make(t);
 }
 
@@ -393,35 +497,56 @@ __device__ inline T texCubemapLayered(musaTextureObject_t obj, float x, float y,
   __musa_tex::cubeFace(x, y, z, face, s, t);
   return __musa_tex::sample<T>(obj, s, t, 0.0f, layer * 6 + face, 2);
 }
-/* Level-of-detail and gradient forms: objects here have one mipmap level, level 0. */
-template <class T> __device__ inline T tex1DLod(musaTextureObject_t obj, float x, float) {
-  return tex1D<T>(obj, x);
-}
-template <class T> __device__ inline T tex2DLod(musaTextureObject_t obj, float x, float y, float) {
-  return tex2D<T>(obj, x, y);
+/* Level-of-detail and gradient forms (mipmapped objects; others have level 0 only). */
+template <class T> __device__ inline T tex1DLod(musaTextureObject_t obj, float x, float level) {
+  return __musa_tex::sample<T>(obj, x, 0.0f, 0.0f, 0, 1, level);
 }
 template <class T>
-__device__ inline T tex3DLod(musaTextureObject_t obj, float x, float y, float z, float) {
-  return tex3D<T>(obj, x, y, z);
+__device__ inline T tex2DLod(musaTextureObject_t obj, float x, float y, float level) {
+  return __musa_tex::sample<T>(obj, x, y, 0.0f, 0, 2, level);
 }
 template <class T>
-__device__ inline T tex1DLayeredLod(musaTextureObject_t obj, float x, int layer, float) {
-  return tex1DLayered<T>(obj, x, layer);
+__device__ inline T tex3DLod(musaTextureObject_t obj, float x, float y, float z, float level) {
+  return __musa_tex::sample<T>(obj, x, y, z, 0, 3, level);
 }
 template <class T>
-__device__ inline T tex2DLayeredLod(musaTextureObject_t obj, float x, float y, int layer, float) {
-  return tex2DLayered<T>(obj, x, y, layer);
-}
-template <class T> __device__ inline T tex1DGrad(musaTextureObject_t obj, float x, float, float) {
-  return tex1D<T>(obj, x);
+__device__ inline T tex1DLayeredLod(musaTextureObject_t obj, float x, int layer, float level) {
+  return __musa_tex::sample<T>(obj, x, 0.0f, 0.0f, layer, 1, level);
 }
 template <class T>
-__device__ inline T tex2DGrad(musaTextureObject_t obj, float x, float y, float2, float2) {
-  return tex2D<T>(obj, x, y);
+__device__ inline T tex2DLayeredLod(musaTextureObject_t obj, float x, float y, int layer,
+                                    float level) {
+  return __musa_tex::sample<T>(obj, x, y, 0.0f, layer, 2, level);
 }
 template <class T>
-__device__ inline T tex3DGrad(musaTextureObject_t obj, float x, float y, float z, float4, float4) {
-  return tex3D<T>(obj, x, y, z);
+__device__ inline T texCubemapLod(musaTextureObject_t obj, float x, float y, float z, float level) {
+  int face;
+  float s, t;
+  __musa_tex::cubeFace(x, y, z, face, s, t);
+  return __musa_tex::sample<T>(obj, s, t, 0.0f, face, 2, level);
+}
+template <class T>
+__device__ inline T tex1DGrad(musaTextureObject_t obj, float x, float dx, float dy) {
+  return __musa_tex::sampleGrad<T>(obj, x, 0.0f, 0.0f, 0, 1, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f);
+}
+template <class T>
+__device__ inline T tex2DGrad(musaTextureObject_t obj, float x, float y, float2 dx, float2 dy) {
+  return __musa_tex::sampleGrad<T>(obj, x, y, 0.0f, 0, 2, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f);
+}
+template <class T>
+__device__ inline T tex3DGrad(musaTextureObject_t obj, float x, float y, float z, float4 dx,
+                              float4 dy) {
+  return __musa_tex::sampleGrad<T>(obj, x, y, z, 0, 3, dx.x, dx.y, dx.z, dy.x, dy.y, dy.z);
+}
+template <class T>
+__device__ inline T tex1DLayeredGrad(musaTextureObject_t obj, float x, int layer, float dx,
+                                     float dy) {
+  return __musa_tex::sampleGrad<T>(obj, x, 0.0f, 0.0f, layer, 1, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f);
+}
+template <class T>
+__device__ inline T tex2DLayeredGrad(musaTextureObject_t obj, float x, float y, int layer,
+                                     float2 dx, float2 dy) {
+  return __musa_tex::sampleGrad<T>(obj, x, y, 0.0f, layer, 2, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f);
 }
 /* The four texels bilinear filtering would weigh, one channel of each, in the order
  * (i, j+1), (i+1, j+1), (i+1, j), (i, j). */

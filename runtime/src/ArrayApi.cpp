@@ -5,6 +5,7 @@
 #include "MemoryTransfer.h"
 #include "Runtime.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@ namespace {
 struct ArrayTable {
   std::mutex mutex;
   std::map<const musaArray *, std::shared_ptr<musaArray>> live;
+  std::map<const musaMipmappedArray *, std::unique_ptr<musaMipmappedArray>> mipmaps;
   static ArrayTable &get() {
     static ArrayTable *table = std::make_unique<ArrayTable>().release();
     return *table;
@@ -25,7 +27,7 @@ struct ArrayTable {
 };
 
 musaError_t createArray(musaArray_t *out, const musaChannelFormatDesc *desc, size_t width,
-                        size_t height, size_t depth, unsigned flags) {
+                        size_t height, size_t depth, unsigned flags, bool mipmapLevel = false) {
   if (!out || !desc || width == 0)
     return musaErrorInvalidValue;
   // Sizes other than 8/16/32 bits and unknown kinds: InvalidValue, as cudaMallocArray
@@ -51,6 +53,7 @@ musaError_t createArray(musaArray_t *out, const musaChannelFormatDesc *desc, siz
   a->height = height ? height : 1;
   a->depth = depth ? depth : 1;
   a->flags = flags;
+  a->mipmapLevel = mipmapLevel;
   size_t align = size_t(device->profile().texturePitchAlignment);
   a->pitch = (a->rowBytes() + align - 1) / align * align;
   a->data = static_cast<char *>(
@@ -108,6 +111,42 @@ musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOf
   return musaSuccess;
 }
 
+/// `count` bytes from one array to another, each read or written row after row from its
+/// (column, row) position (the deprecated linear form): runs up to the nearer row's end.
+musaError_t linearArrayToArray(musaArray_const_t dst, size_t dw, size_t dh, musaArray_const_t src,
+                               size_t sw, size_t sh, size_t count) {
+  std::shared_ptr<musaArray> d = resolveArray(dst), s = resolveArray(src);
+  if (!d || !s)
+    return musaErrorInvalidResourceHandle;
+  auto room = [](const musaArray &a, size_t w, size_t h) {
+    size_t rows = a.height * a.depth;
+    return w < a.rowBytes() && h < rows ? (rows - h) * a.rowBytes() - w : 0;
+  };
+  if (count > room(*d, dw, dh) || count > room(*s, sw, sh))
+    return musaErrorInvalidValue;
+  while (count) {
+    size_t n = std::min({count, d->rowBytes() - dw, s->rowBytes() - sw});
+    if (musaError_t e = transferCopy(d->data + dh * d->pitch + dw, n, s->data + sh * s->pitch + sw,
+                                     n, n, 1, musaMemcpyDeviceToDevice, 0, false))
+      return e;
+    count -= n;
+    if ((dw += n) == d->rowBytes())
+      dw = 0, ++dh;
+    if ((sw += n) == s->rowBytes())
+      sw = 0, ++sh;
+  }
+  return musaSuccess;
+}
+
+/// The levels a mipmapped array of this extent can have: until every dimension is 1.
+unsigned fullChainLevels(size_t width, size_t height, size_t depth) {
+  size_t largest = std::max({width, height, depth});
+  unsigned levels = 1;
+  while (largest >>= 1)
+    ++levels;
+  return levels;
+}
+
 } // namespace
 
 namespace musa::rt {
@@ -140,6 +179,19 @@ void dropArraysOf(Device *device) {
     dropped.push_back(entry.second);
     return true;
   });
+  std::erase_if(table.mipmaps, [&](const auto &entry) { return entry.second->device == device; });
+}
+
+std::vector<std::shared_ptr<musaArray>> resolveMipmappedArray(musaMipmappedArray_const_t handle) {
+  ArrayTable &table = ArrayTable::get();
+  std::lock_guard lock(table.mutex);
+  std::vector<std::shared_ptr<musaArray>> levels;
+  auto it = table.mipmaps.find(handle);
+  if (it == table.mipmaps.end())
+    return levels;
+  for (musaArray *level : it->second->levels)
+    levels.push_back(table.live.at(level));
+  return levels;
 }
 
 } // namespace musa::rt
@@ -177,6 +229,8 @@ musaError_t musaFreeArray(musaArray_t handle) {
       auto it = table.live.find(handle);
       if (it == table.live.end())
         return musaErrorInvalidResourceHandle;
+      if (it->second->mipmapLevel) // its chain frees it (the H100 answers success too)
+        return musaSuccess;
       a = std::move(it->second);
       table.live.erase(it);
     }
@@ -195,7 +249,11 @@ musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
       return musaErrorInvalidResourceHandle;
     if (desc)
       *desc = a->desc;
-    if (extent) // CUDA reports 0 for dimensions an array does not have
+    // CUDA reports 0 for dimensions an array does not have; a mipmapped array's levels have
+    // its dimensions, down to 1 x 1 (the H100: tests/hardware/session18/mipmaps.txt).
+    if (extent && a->mipmapLevel)
+      *extent = {a->width, a->dimensions >= 2 ? a->height : 0, a->dimensions >= 3 ? a->depth : 0};
+    else if (extent)
       *extent = {a->width, a->height == 1 && a->depth == 1 ? 0 : a->height,
                  a->depth == 1 ? 0 : a->depth};
     if (flags)
@@ -269,6 +327,128 @@ musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset
     if (!dst)
       return musaErrorInvalidValue;
     return linearArrayCopy(src, wOffset, hOffset, static_cast<char *>(dst), count, kind, false);
+  });
+}
+
+musaError_t musaMemcpy2DArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     musaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                     size_t width, size_t height, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DArrayToArray, dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                    hOffsetSrc, width, height, kind);
+  return apiCall([&] {
+    if (kind != musaMemcpyDeviceToDevice && kind != musaMemcpyDefault)
+      return musaErrorInvalidMemcpyDirection;
+    char *to, *from;
+    size_t toPitch, fromPitch;
+    if (musaError_t e = arrayRegion(dst, wOffsetDst, hOffsetDst, width, height, to, toPitch))
+      return e;
+    if (musaError_t e = arrayRegion(src, wOffsetSrc, hOffsetSrc, width, height, from, fromPitch))
+      return e;
+    return transferCopy(to, toPitch, from, fromPitch, width, height, musaMemcpyDeviceToDevice, 0,
+                        false);
+  });
+}
+
+musaError_t musaMemcpyArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   musaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count, enum musaMemcpyKind kind) {
+  MUSA_BACKEND_HOOK(musaMemcpyArrayToArray, dst, wOffsetDst, hOffsetDst, src, wOffsetSrc,
+                    hOffsetSrc, count, kind);
+  return apiCall([&] {
+    if (kind != musaMemcpyDeviceToDevice && kind != musaMemcpyDefault)
+      return musaErrorInvalidMemcpyDirection;
+    return linearArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count);
+  });
+}
+
+// numLevels past the full chain is cut to it; 0 is taken as 1 (the H100 answers success for 0;
+// how many levels it then makes was not asked).
+musaError_t musaMallocMipmappedArray(musaMipmappedArray_t *mipmappedArray,
+                                     const musaChannelFormatDesc *desc, musaExtent extent,
+                                     unsigned int numLevels, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaMallocMipmappedArray, mipmappedArray, desc, extent, numLevels, flags);
+  return apiCall([&] {
+    if (!mipmappedArray || !desc || extent.width == 0)
+      return musaErrorInvalidValue;
+    numLevels = std::max(numLevels, 1u);
+    // Layers (and a cubemap's faces) are not a dimension: every level has all of them.
+    bool layered = flags & (musaArrayLayered | musaArrayCubemap);
+    size_t levelDepth = layered ? 0 : extent.depth;
+    numLevels = std::min(numLevels, fullChainLevels(extent.width, extent.height, levelDepth));
+    auto chain = std::make_unique<musaMipmappedArray>();
+    chain->device = Runtime::get().currentDevice();
+    int dimensions = extent.depth ? 3 : extent.height ? 2 : 1;
+    musaError_t e = musaSuccess;
+    for (unsigned l = 0; l < numLevels && !e; ++l) {
+      auto shrink = [l](size_t n) { return n ? std::max<size_t>(1, n >> l) : 0; };
+      musaArray_t level = nullptr;
+      e = createArray(&level, desc, shrink(extent.width), shrink(extent.height),
+                      layered ? extent.depth : shrink(extent.depth), flags, true);
+      if (level) {
+        level->dimensions = dimensions;
+        chain->levels.push_back(level);
+      }
+    }
+    ArrayTable &table = ArrayTable::get();
+    std::vector<std::shared_ptr<musaArray>> made; // freed outside the lock on failure
+    std::lock_guard lock(table.mutex);
+    if (e) {
+      for (musaArray *level : chain->levels) {
+        made.push_back(std::move(table.live.at(level)));
+        table.live.erase(level);
+      }
+      for (auto &level : made)
+        level->device->memory().free(level->data);
+      return e;
+    }
+    *mipmappedArray = chain.get();
+    table.mipmaps[chain.get()] = std::move(chain);
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGetMipmappedArrayLevel(musaArray_t *levelArray,
+                                       musaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level) {
+  MUSA_BACKEND_HOOK(musaGetMipmappedArrayLevel, levelArray, mipmappedArray, level);
+  return apiCall([&] {
+    if (!levelArray)
+      return musaErrorInvalidValue;
+    ArrayTable &table = ArrayTable::get();
+    std::lock_guard lock(table.mutex);
+    auto it = table.mipmaps.find(mipmappedArray);
+    if (it == table.mipmaps.end())
+      return musaErrorInvalidResourceHandle;
+    if (level >= it->second->levels.size())
+      return musaErrorInvalidValue;
+    *levelArray = it->second->levels[level];
+    return musaSuccess;
+  });
+}
+
+musaError_t musaFreeMipmappedArray(musaMipmappedArray_t mipmappedArray) {
+  MUSA_BACKEND_HOOK(musaFreeMipmappedArray, mipmappedArray);
+  return apiCall([&] {
+    if (!mipmappedArray)
+      return musaSuccess;
+    ArrayTable &table = ArrayTable::get();
+    std::vector<std::shared_ptr<musaArray>> levels;
+    {
+      std::lock_guard lock(table.mutex);
+      auto it = table.mipmaps.find(mipmappedArray);
+      if (it == table.mipmaps.end())
+        return musaErrorInvalidResourceHandle;
+      for (musaArray *level : it->second->levels) {
+        levels.push_back(std::move(table.live.at(level)));
+        table.live.erase(level);
+      }
+      table.mipmaps.erase(it);
+    }
+    for (auto &level : levels) {
+      level->device->synchronize();
+      level->device->memory().free(level->data);
+    }
+    return musaSuccess;
   });
 }
 

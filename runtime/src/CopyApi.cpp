@@ -5,6 +5,7 @@
 #include "MemoryTransfer.h"
 #include "Runtime.h"
 
+#include <memory>
 #include <vector>
 
 using namespace musa::rt;
@@ -125,6 +126,35 @@ musaError_t copyPeer(void *dst, int dstDevice, const void *src, int srcDevice, s
   return transferCopy(dst, count, src, count, count, 1, musaMemcpyDeviceToDevice, stream, async);
 }
 
+/// A 3D copy between devices: each side's array or pointer must be on the device it names.
+musaError_t copy3DPeer(const musaMemcpy3DPeerParms *p, musaStream_t stream, bool async) {
+  if (!p)
+    return musaErrorInvalidValue;
+  Runtime &rt = Runtime::get();
+  Device *dd = rt.device(p->dstDevice), *sd = rt.device(p->srcDevice);
+  if (!dd || !sd)
+    return musaErrorInvalidDevice;
+  auto on = [](Device *d, musaArray_t array, const musaPitchedPtr &ptr) {
+    if (array) {
+      std::shared_ptr<musaArray> a = resolveArray(array);
+      return !a || a->device == d; // a stale handle: copy3D gives its error
+    }
+    return !ptr.ptr || deviceHolding(ptr.ptr, 1, 1, 1) == d;
+  };
+  if (!on(dd, p->dstArray, p->dstPtr) || !on(sd, p->srcArray, p->srcPtr))
+    return musaErrorInvalidValue;
+  musaMemcpy3DParms same{};
+  same.srcArray = p->srcArray;
+  same.srcPos = p->srcPos;
+  same.srcPtr = p->srcPtr;
+  same.dstArray = p->dstArray;
+  same.dstPos = p->dstPos;
+  same.dstPtr = p->dstPtr;
+  same.extent = p->extent;
+  same.kind = musaMemcpyDeviceToDevice;
+  return copy3D(&same, stream, async);
+}
+
 musaError_t set3D(musaPitchedPtr p, int value, musaExtent e, musaStream_t stream, bool async) {
   if (e.width == 0 || e.height == 0 || e.depth == 0)
     return musaSuccess;
@@ -183,6 +213,16 @@ musaError_t musaMemcpy3D(const struct musaMemcpy3DParms *p) {
 musaError_t musaMemcpy3DAsync(const struct musaMemcpy3DParms *p, musaStream_t stream) {
   MUSA_BACKEND_HOOK(musaMemcpy3DAsync, p, stream);
   return apiCall([&] { return copy3D(p, stream, true); });
+}
+
+musaError_t musaMemcpy3DPeer(const struct musaMemcpy3DPeerParms *p) {
+  MUSA_BACKEND_HOOK(musaMemcpy3DPeer, p);
+  return apiCall([&] { return copy3DPeer(p, 0, false); });
+}
+
+musaError_t musaMemcpy3DPeerAsync(const struct musaMemcpy3DPeerParms *p, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpy3DPeerAsync, p, stream);
+  return apiCall([&] { return copy3DPeer(p, stream, true); });
 }
 
 musaError_t musaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,

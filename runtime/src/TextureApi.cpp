@@ -181,8 +181,32 @@ musaError_t describeResource(const musaResourceDesc &rd, Slot &slot) {
     r.slicePitch = l.pitchInBytes * l.height;
     return musaSuccess;
   }
-  case musaResourceTypeMipmappedArray: // no call makes one: any handle is stale
-    return musaErrorInvalidResourceHandle;
+  case musaResourceTypeMipmappedArray: {
+    std::vector<std::shared_ptr<musaArray>> levels = resolveMipmappedArray(rd.res.mipmap.mipmap);
+    if (levels.empty())
+      return musaErrorInvalidResourceHandle;
+    if (levels.size() > __MUSA_SIM_TEX_MAX_LEVELS)
+      return musaErrorInvalidValue;
+    const musaArray &a = *levels[0];
+    setFormat(r, a.desc);
+    r.levels = int(levels.size());
+    for (size_t l = 0; l < levels.size(); ++l) {
+      const musaArray &v = *levels[l];
+      r.level[l] = {v.data, v.pitch, v.slicePitch(), int(v.width), int(v.height), int(v.depth), 0};
+    }
+    r.data = a.data;
+    r.pitch = a.pitch;
+    r.slicePitch = a.slicePitch();
+    r.width = int(a.width);
+    r.height = int(a.height);
+    r.depth = int(a.depth);
+    if (a.flags & (musaArrayLayered | musaArrayCubemap))
+      r.flags |= __MUSA_SIM_TEX_LAYERED;
+    if (a.flags & musaArrayCubemap)
+      r.flags |= __MUSA_SIM_TEX_CUBEMAP | __MUSA_SIM_TEX_NORMALIZED_COORDS;
+    slot.device = a.device;
+    return musaSuccess;
+  }
   default:
     return musaErrorInvalidValue;
   }
@@ -197,12 +221,15 @@ musaError_t describeSampling(const musaTextureDesc &td, Slot &slot) {
     if (!validMode(td.addressMode[d]))
       return musaErrorInvalidValue;
   if ((td.filterMode != musaFilterModePoint && td.filterMode != musaFilterModeLinear) ||
+      (td.mipmapFilterMode != musaFilterModePoint && td.mipmapFilterMode != musaFilterModeLinear) ||
       (td.readMode != musaReadModeElementType && td.readMode != musaReadModeNormalizedFloat))
     return musaErrorInvalidValue;
   bool integer = r.kind != musaChannelFormatKindFloat;
   bool normalizedRead = integer && td.readMode == musaReadModeNormalizedFloat;
   // Filtering needs float results; 32-bit integers are never read as normalized floats.
-  if (td.filterMode == musaFilterModeLinear && integer && (!normalizedRead || r.channelBytes == 4))
+  bool blends = td.filterMode == musaFilterModeLinear ||
+                (r.levels > 1 && td.mipmapFilterMode == musaFilterModeLinear);
+  if (blends && integer && (!normalizedRead || r.channelBytes == 4))
     return musaErrorInvalidFilterSetting;
   if (normalizedRead && r.channelBytes == 4)
     return musaErrorInvalidNormSetting;
@@ -212,6 +239,11 @@ musaError_t describeSampling(const musaTextureDesc &td, Slot &slot) {
     r.borderColor[c] = td.borderColor[c];
   if (td.filterMode == musaFilterModeLinear)
     r.flags |= __MUSA_SIM_TEX_LINEAR_FILTER;
+  if (td.mipmapFilterMode == musaFilterModeLinear)
+    r.flags |= __MUSA_SIM_TEX_MIPMAP_LINEAR;
+  r.lodBias = td.mipmapLevelBias;
+  r.minLod = td.minMipmapLevelClamp;
+  r.maxLod = td.maxMipmapLevelClamp;
   if (normalizedRead)
     r.flags |= __MUSA_SIM_TEX_NORMALIZED_READ;
   if (td.normalizedCoords)
@@ -225,11 +257,13 @@ musaError_t describeSampling(const musaTextureDesc &td, Slot &slot) {
 bool wholeResourceView(const musaResourceViewDesc &v, const Slot &slot) {
   const __musa_sim_texture &r = slot.record;
   bool layered = r.flags & __MUSA_SIM_TEX_LAYERED;
-  return slot.resource.resType == musaResourceTypeArray &&
+  bool mipmapped = slot.resource.resType == musaResourceTypeMipmappedArray;
+  return (slot.resource.resType == musaResourceTypeArray || mipmapped) &&
          (v.width == 0 || v.width == size_t(r.width)) &&
          (v.height == 0 || v.height == size_t(r.height)) &&
          (v.depth == 0 || layered || v.depth == size_t(r.depth)) && v.firstMipmapLevel == 0 &&
-         v.lastMipmapLevel == 0 && v.firstLayer == 0 &&
+         (v.lastMipmapLevel == 0 || (mipmapped && v.lastMipmapLevel == unsigned(r.levels - 1))) &&
+         v.firstLayer == 0 &&
          (!layered || v.lastLayer == 0 || v.lastLayer == unsigned(r.depth - 1));
 }
 

@@ -437,6 +437,35 @@ void addMemoryCases() {
       musaMemcpyFromArray(c.host, c.deadArray, 0, 0, 64, musaMemcpyDeviceToHost));
   NEG(musaMemcpyFromArray, "nullDst", musaErrorInvalidValue,
       musaMemcpyFromArray(nullptr, c.array, 0, 0, 64, musaMemcpyDeviceToHost));
+  NEG(musaMemcpy2DArrayToArray, "freedSrc", musaErrorInvalidResourceHandle,
+      musaMemcpy2DArrayToArray(c.array, 0, 0, c.deadArray, 0, 0, 64, 2));
+  NEG(musaMemcpy2DArrayToArray, "beyondDst", musaErrorInvalidValue,
+      musaMemcpy2DArrayToArray(c.array, 8, 0, c.array, 0, 0, 64, 2));
+  NEG(musaMemcpy2DArrayToArray, "hostToDevice", musaErrorInvalidMemcpyDirection,
+      musaMemcpy2DArrayToArray(c.array, 0, 0, c.array, 0, 0, 64, 2, musaMemcpyHostToDevice));
+  NEG(musaMemcpyArrayToArray, "freedDst", musaErrorInvalidResourceHandle,
+      musaMemcpyArrayToArray(c.deadArray, 0, 0, c.array, 0, 0, 64));
+  NEG(musaMemcpyArrayToArray, "beyondSrc", musaErrorInvalidValue,
+      musaMemcpyArrayToArray(c.array, 0, 0, c.array, 0, 0, size_t(1) << 30));
+  NEG(musaMallocMipmappedArray, "nullDesc", musaErrorInvalidValue, [&] {
+    musaMipmappedArray_t m;
+    return musaMallocMipmappedArray(&m, nullptr, make_musaExtent(8, 8, 0), 4);
+  }());
+  NEG(musaGetMipmappedArrayLevel, "foreignChain", musaErrorInvalidResourceHandle, [&] {
+    musaArray_t level;
+    return musaGetMipmappedArrayLevel(&level, foreign<musaMipmappedArray_t>(), 0);
+  }());
+  NEG(musaFreeMipmappedArray, "foreignChain", musaErrorInvalidResourceHandle,
+      musaFreeMipmappedArray(foreign<musaMipmappedArray_t>()));
+  NEG(musaMemcpy3DPeer, "nullParams", musaErrorInvalidValue, musaMemcpy3DPeer(nullptr));
+  NEG(musaMemcpy3DPeer, "badDevice", musaErrorInvalidDevice, [&] {
+    musaMemcpy3DPeerParms p = {};
+    p.srcArray = c.array;
+    p.dstArray = c.array;
+    p.dstDevice = 99;
+    p.extent = make_musaExtent(16, 1, 1);
+    return musaMemcpy3DPeer(&p);
+  }());
 
   // __device__ variables: none are registered here, so any address is an unknown symbol.
   NEG(musaMemcpyToSymbol, "unknownSymbol", musaErrorInvalidSymbol,
