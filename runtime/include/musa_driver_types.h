@@ -770,6 +770,7 @@ typedef struct {
 
 /* ---- device attributes (CUDA's numbers) ---------------------------------------------- */
 /* Flags of musaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags. */
+#define musaInitDeviceFlagsAreValid 0x01 /* musaInitDevice: deviceFlags are to be set */
 #define musaOccupancyDefault 0x00
 #define musaOccupancyDisableCachingOverride 0x01
 

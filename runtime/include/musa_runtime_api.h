@@ -36,6 +36,9 @@ musaError_t musaGetDevice(int *device);
  * 0: every device in ordinal order, the default). */
 musaError_t musaSetValidDevices(int *device_arr, int len);
 musaError_t musaDeviceSynchronize(void);
+/** Initialises a device without making it current; flags musaInitDeviceFlagsAreValid: set
+ *  its device flags too (as musaSetDeviceFlags). */
+musaError_t musaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
 musaError_t musaDeviceReset(void);
 musaError_t musaMemGetInfo(size_t *free, size_t *total);
 musaError_t musaDriverGetVersion(int *version);
@@ -339,6 +342,14 @@ musaError_t musaGraphNodeGetEnabled(musaGraphExec_t exec, musaGraphNode_t node,
                                     unsigned int *isEnabled);
 musaError_t musaGraphExecKernelNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                              const struct musaKernelNodeParams *p);
+/** The generic forms: a node's parameters of its own type (not memory allocation, free or
+ *  conditional nodes), in the graph or in an instantiated one. */
+musaError_t musaGraphNodeSetParams(musaGraphNode_t node, struct musaGraphNodeParams *params);
+musaError_t musaGraphExecNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                       struct musaGraphNodeParams *params);
+musaError_t musaGraphExecGetFlags(musaGraphExec_t exec, unsigned long long *flags);
+/** Copies a kernel node's launch attributes (priority, access policy window) to another. */
+musaError_t musaGraphKernelNodeCopyAttributes(musaGraphNode_t dst, musaGraphNode_t src);
 
 musaError_t musaGraphInstantiateWithParams(musaGraphExec_t *exec, musaGraph_t graph,
                                            musaGraphInstantiateParams *params);

@@ -514,6 +514,26 @@ extern "C" musaError_t musaSetDeviceFlags(unsigned int flags) {
   });
 }
 
+// The simulator's devices need no initialisation: the call checks its arguments and, with
+// musaInitDeviceFlagsAreValid, sets the device's flags as musaSetDeviceFlags would.
+extern "C" musaError_t musaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
+  MUSA_BACKEND_HOOK(musaInitDevice, device, deviceFlags, flags);
+  return apiCall([&] {
+    Device *d = Runtime::get().device(device);
+    if (!d)
+      return musaErrorInvalidDevice;
+    if (flags & ~unsigned(musaInitDeviceFlagsAreValid))
+      return musaErrorInvalidValue;
+    if (!(flags & musaInitDeviceFlagsAreValid))
+      return musaSuccess;
+    unsigned schedule = deviceFlags & 0x07;
+    if ((deviceFlags & ~KnownDeviceFlags) || (schedule & (schedule - 1)))
+      return musaErrorInvalidValue;
+    d->flags = deviceFlags;
+    return musaSuccess;
+  });
+}
+
 extern "C" musaError_t musaGetDeviceFlags(unsigned int *flags) {
   MUSA_BACKEND_HOOK(musaGetDeviceFlags, flags);
   return apiCall([&] {

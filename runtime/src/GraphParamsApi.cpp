@@ -314,4 +314,94 @@ musaError_t musaGraphMemFreeNodeGetParams(musaGraphNode_t handle, void *dptr) {
   });
 }
 
+// The generic forms pass each type's parameters to its own call; a node of another type than
+// the parameters say is InvalidValue, as CUDA answers.
+musaError_t musaGraphNodeSetParams(musaGraphNode_t node, musaGraphNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphNodeSetParams, node, p);
+  musaGraphNodeType type;
+  if (!p || musaGraphNodeGetType(node, &type) != musaSuccess || type != p->type)
+    return recordError(musaErrorInvalidValue);
+  switch (p->type) {
+  case musaGraphNodeTypeKernel:
+    return musaGraphKernelNodeSetParams(node, &p->kernel);
+  case musaGraphNodeTypeMemcpy:
+    return musaGraphMemcpyNodeSetParams(node, &p->memcpy.copyParams);
+  case musaGraphNodeTypeMemset:
+    return musaGraphMemsetNodeSetParams(node, &p->memset);
+  case musaGraphNodeTypeHost:
+    return musaGraphHostNodeSetParams(node, &p->host);
+  case musaGraphNodeTypeEventRecord:
+    return musaGraphEventRecordNodeSetEvent(node, p->eventRecord.event);
+  case musaGraphNodeTypeEventWait:
+    return musaGraphEventWaitNodeSetEvent(node, p->eventWait.event);
+  case musaGraphNodeTypeExtSemasSignal:
+    return musaGraphExternalSemaphoresSignalNodeSetParams(node, &p->extSemSignal);
+  case musaGraphNodeTypeExtSemasWait:
+    return musaGraphExternalSemaphoresWaitNodeSetParams(node, &p->extSemWait);
+  case musaGraphNodeTypeEmpty:
+    return musaSuccess; // nothing to set
+  default: // child graphs, memory nodes and conditionals have no parameters to change here
+    return recordError(musaErrorNotSupported);
+  }
+}
+
+musaError_t musaGraphExecNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                       musaGraphNodeParams *p) {
+  MUSA_BACKEND_HOOK(musaGraphExecNodeSetParams, exec, node, p);
+  musaGraphNodeType type;
+  if (!p || musaGraphNodeGetType(node, &type) != musaSuccess || type != p->type)
+    return recordError(musaErrorInvalidValue);
+  switch (p->type) {
+  case musaGraphNodeTypeKernel:
+    return musaGraphExecKernelNodeSetParams(exec, node, &p->kernel);
+  case musaGraphNodeTypeMemcpy:
+    return musaGraphExecMemcpyNodeSetParams(exec, node, &p->memcpy.copyParams);
+  case musaGraphNodeTypeMemset:
+    return musaGraphExecMemsetNodeSetParams(exec, node, &p->memset);
+  case musaGraphNodeTypeHost:
+    return musaGraphExecHostNodeSetParams(exec, node, &p->host);
+  case musaGraphNodeTypeChildGraph:
+    return musaGraphExecChildGraphNodeSetParams(exec, node, p->graph.graph);
+  case musaGraphNodeTypeEventRecord:
+    return musaGraphExecEventRecordNodeSetEvent(exec, node, p->eventRecord.event);
+  case musaGraphNodeTypeEventWait:
+    return musaGraphExecEventWaitNodeSetEvent(exec, node, p->eventWait.event);
+  case musaGraphNodeTypeExtSemasSignal:
+    return musaGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, &p->extSemSignal);
+  case musaGraphNodeTypeExtSemasWait:
+    return musaGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, &p->extSemWait);
+  case musaGraphNodeTypeEmpty:
+    return findExec(exec) ? musaSuccess : recordError(musaErrorInvalidValue);
+  default:
+    return recordError(musaErrorNotSupported);
+  }
+}
+
+musaError_t musaGraphExecGetFlags(musaGraphExec_t handle, unsigned long long *flags) {
+  MUSA_BACKEND_HOOK(musaGraphExecGetFlags, handle, flags);
+  return apiCall([&] {
+    std::shared_ptr<graph::GraphExec> exec = findExec(handle);
+    if (!exec || !flags)
+      return musaErrorInvalidValue;
+    *flags = graph::Registry::get().execFlags(exec.get());
+    return musaSuccess;
+  });
+}
+
+musaError_t musaGraphKernelNodeCopyAttributes(musaGraphNode_t dst, musaGraphNode_t src) {
+  MUSA_BACKEND_HOOK(musaGraphKernelNodeCopyAttributes, dst, src);
+  return apiCall([&] {
+    graph::Node *to = findNode(dst), *from = findNode(src);
+    if (!to || !from || to->type != graph::NodeType::Kernel ||
+        from->type != graph::NodeType::Kernel)
+      return musaErrorInvalidValue;
+    const PreparedLaunch &source = static_cast<KernelWork &>(*from->work).launch();
+    auto launch = std::make_shared<PreparedLaunch>(static_cast<KernelWork &>(*to->work).launch());
+    launch->nodePriority = source.nodePriority;
+    launch->accessPolicyWindow = source.accessPolicyWindow;
+    to->work = std::make_unique<KernelWork>(launch);
+    return musaSuccess;
+  });
+}
+
 } // extern "C"

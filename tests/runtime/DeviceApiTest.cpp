@@ -309,3 +309,28 @@ TEST(DeviceApi, ValidDevicesRefuseBadLists) {
   // A refused list changes nothing: [count - 1, count] did not make count - 1 the choice.
   EXPECT_EQ(deviceOfFreshThread(), 0);
 }
+
+// musaInitDevice: a device's flags set without making it current; bad devices and flags refused.
+TEST(DeviceApi, InitDeviceSetsFlagsWithoutSwitching) {
+  int count = 0;
+  ASSERT_EQ(musaGetDeviceCount(&count), musaSuccess);
+  int last = count - 1, current = -1;
+  ASSERT_EQ(musaSetDevice(0), musaSuccess);
+  ASSERT_EQ(musaInitDevice(last, musaDeviceScheduleBlockingSync, musaInitDeviceFlagsAreValid),
+            musaSuccess);
+  ASSERT_EQ(musaGetDevice(&current), musaSuccess);
+  EXPECT_EQ(current, 0);
+  ASSERT_EQ(musaSetDevice(last), musaSuccess);
+  unsigned flags = 0;
+  ASSERT_EQ(musaGetDeviceFlags(&flags), musaSuccess);
+  EXPECT_TRUE(flags & musaDeviceScheduleBlockingSync);
+  EXPECT_EQ(musaSetDeviceFlags(0), musaSuccess);
+  ASSERT_EQ(musaSetDevice(0), musaSuccess);
+  EXPECT_EQ(musaInitDevice(0, 0, 0), musaSuccess);
+  EXPECT_EQ(musaInitDevice(count, 0, 0), musaErrorInvalidDevice);
+  EXPECT_EQ(musaInitDevice(0, 0, 2), musaErrorInvalidValue);
+  EXPECT_EQ(musaInitDevice(0, musaDeviceScheduleSpin | musaDeviceScheduleYield,
+                           musaInitDeviceFlagsAreValid),
+            musaErrorInvalidValue);
+  musaGetLastError();
+}

@@ -264,3 +264,57 @@ TEST(GraphApi, CopyAndMemsetNodesOnFreedMemoryReportAnIllegalAddress) {
   }
   EXPECT_EQ(musaFree(d), musaSuccess);
 }
+
+// The generic set-parameter calls reach each node type's own: a host node's callback data in
+// the graph, a memset node's value in an instantiated graph; parameters of another type than
+// the node's are refused. The instantiation flags read back.
+TEST(GraphApi, GenericSetParamsAndExecFlags) {
+  int *d;
+  ASSERT_EQ(musaMalloc(&d, 64 * sizeof(int)), musaSuccess);
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  Counter first, second;
+  musaGraphNodeParams host = {};
+  host.type = musaGraphNodeTypeHost;
+  host.host.fn = Counter::bump;
+  host.host.userData = &first;
+  musaGraphNode_t hostNode, setNode;
+  ASSERT_EQ(musaGraphAddNode(&hostNode, g, nullptr, 0, &host), musaSuccess);
+  musaGraphNodeParams set = {};
+  set.type = musaGraphNodeTypeMemset;
+  set.memset.dst = d;
+  set.memset.value = 1;
+  set.memset.elementSize = 4;
+  set.memset.width = 64;
+  set.memset.height = 1;
+  ASSERT_EQ(musaGraphAddNode(&setNode, g, &hostNode, 1, &set), musaSuccess);
+  host.host.userData = &second;
+  ASSERT_EQ(musaGraphNodeSetParams(hostNode, &host), musaSuccess);
+  EXPECT_EQ(musaGraphNodeSetParams(setNode, &host), musaErrorInvalidValue); // not a host node
+  EXPECT_EQ(musaGraphNodeSetParams(hostNode, nullptr), musaErrorInvalidValue);
+  musaGetLastError();
+  musaGraphExec_t exec = nullptr;
+  ASSERT_EQ(musaGraphInstantiateWithFlags(&exec, g, musaGraphInstantiateFlagAutoFreeOnLaunch),
+            musaSuccess);
+  unsigned long long flags = 0;
+  ASSERT_EQ(musaGraphExecGetFlags(exec, &flags), musaSuccess);
+  EXPECT_EQ(flags, (unsigned long long)musaGraphInstantiateFlagAutoFreeOnLaunch);
+  EXPECT_EQ(musaGraphExecGetFlags(exec, nullptr), musaErrorInvalidValue);
+  set.memset.value = 9;
+  ASSERT_EQ(musaGraphExecNodeSetParams(exec, setNode, &set), musaSuccess);
+  EXPECT_EQ(musaGraphExecNodeSetParams(exec, hostNode, &set), musaErrorInvalidValue);
+  musaGetLastError();
+  launchAndWait(exec);
+  int back[64];
+  ASSERT_EQ(musaMemcpy(back, d, sizeof back, musaMemcpyDeviceToHost), musaSuccess);
+  EXPECT_EQ(back[0], 9);
+  EXPECT_EQ(back[63], 9);
+  EXPECT_EQ(first.calls, 0);
+  EXPECT_EQ(second.calls, 1);
+  // Launch attributes copy between kernel nodes only.
+  EXPECT_EQ(musaGraphKernelNodeCopyAttributes(setNode, hostNode), musaErrorInvalidValue);
+  musaGetLastError();
+  musaGraphExecDestroy(exec);
+  musaGraphDestroy(g);
+  musaFree(d);
+}

@@ -367,6 +367,25 @@ musaError_t musaGraphAddNode(musaGraphNode_t *node, musaGraph_t graph, const mus
                        static_cast<const musaGraphEdgeData *>(nullptr), numDeps, params);
   return callRuntime("GraphAddNode", node, graph, deps, numDeps, params);
 }
+// Kernel parameters name a host stub: translated by the kernel node calls; the rest have
+// CUDA's layout.
+musaError_t musaGraphNodeSetParams(musaGraphNode_t node, musaGraphNodeParams *params) {
+  MUSA_READY;
+  if (!params)
+    return musaErrorInvalidValue;
+  if (params->type == musaGraphNodeTypeKernel)
+    return fwd::musaGraphKernelNodeSetParams(node, &params->kernel);
+  return callRuntime("GraphNodeSetParams", node, params);
+}
+musaError_t musaGraphExecNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
+                                       musaGraphNodeParams *params) {
+  MUSA_READY;
+  if (!params)
+    return musaErrorInvalidValue;
+  if (params->type == musaGraphNodeTypeKernel)
+    return fwd::musaGraphExecKernelNodeSetParams(exec, node, &params->kernel);
+  return callRuntime("GraphExecNodeSetParams", exec, node, params);
+}
 musaError_t musaGraphAddNode_v2(musaGraphNode_t *node, musaGraph_t graph,
                                 const musaGraphNode_t *deps, const musaGraphEdgeData *edgeData,
                                 size_t numDeps, musaGraphNodeParams *params) {
