@@ -187,6 +187,7 @@ std::unique_ptr<Graph> Graph::clone(std::map<const Node *, Node *> *mapping) con
   for (auto &n : nodes_)
     for (Node *d : n->dependents)
       copy->addEdge(map[n.get()], map[d]);
+  copy->ownedReferences = ownedReferences;
   return copy;
 }
 

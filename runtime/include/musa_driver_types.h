@@ -70,6 +70,11 @@ typedef struct musaIpcMemHandle_st {
 typedef void(MUSART_CB *musaStreamCallback_t)(musaStream_t stream, musaError_t status,
                                               void *userData);
 typedef void(MUSART_CB *musaHostFn_t)(void *userData);
+/* User objects: a destructor the runtime calls when the last reference goes (graphs own
+ * references to them). */
+typedef struct musaUserObject *musaUserObject_t;
+enum musaUserObjectFlags { musaUserObjectNoDestructorSync = 0x1 };
+enum musaUserObjectRetainFlags { musaGraphUserObjectMove = 0x1 };
 
 /* ---- host and managed memory --------------------------------------------------------- */
 #define musaHostRegisterDefault 0x00

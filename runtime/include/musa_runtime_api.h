@@ -348,6 +348,17 @@ musaError_t musaGraphNodeSetParams(musaGraphNode_t node, struct musaGraphNodePar
 musaError_t musaGraphExecNodeSetParams(musaGraphExec_t exec, musaGraphNode_t node,
                                        struct musaGraphNodeParams *params);
 musaError_t musaGraphExecGetFlags(musaGraphExec_t exec, unsigned long long *flags);
+/* User objects: created with a reference count, retained and released by the program and by
+ * graphs; the destructor runs once when the count reaches zero. */
+musaError_t musaUserObjectCreate(musaUserObject_t *object_out, void *ptr, musaHostFn_t destroy,
+                                 unsigned int initialRefcount, unsigned int flags);
+musaError_t musaUserObjectRetain(musaUserObject_t object, unsigned int count __MUSA_DEFAULT(1));
+musaError_t musaUserObjectRelease(musaUserObject_t object, unsigned int count __MUSA_DEFAULT(1));
+musaError_t musaGraphRetainUserObject(musaGraph_t graph, musaUserObject_t object,
+                                      unsigned int count __MUSA_DEFAULT(1),
+                                      unsigned int flags __MUSA_DEFAULT(0));
+musaError_t musaGraphReleaseUserObject(musaGraph_t graph, musaUserObject_t object,
+                                       unsigned int count __MUSA_DEFAULT(1));
 /** Copies a kernel node's launch attributes (priority, access policy window) to another. */
 musaError_t musaGraphKernelNodeCopyAttributes(musaGraphNode_t dst, musaGraphNode_t src);
 

@@ -318,3 +318,47 @@ TEST(GraphApi, GenericSetParamsAndExecFlags) {
   musaGraphDestroy(g);
   musaFree(d);
 }
+
+// User objects: the destructor runs once, when the program's, the graph's and the executable
+// graph's references are all gone (the executable graph keeps its own after the graph goes);
+// a moved reference passes to the graph.
+TEST(GraphApi, UserObjectsLiveAsLongAsTheirReferences) {
+  Counter destroyed;
+  musaUserObject_t o = nullptr, other = nullptr;
+  ASSERT_EQ(musaUserObjectCreate(&o, &destroyed, Counter::bump, 1, musaUserObjectNoDestructorSync),
+            musaSuccess);
+  EXPECT_EQ(musaUserObjectCreate(&other, &destroyed, Counter::bump, 1, 0), musaErrorInvalidValue);
+  EXPECT_EQ(musaUserObjectCreate(&other, &destroyed, Counter::bump, 0,
+                                 musaUserObjectNoDestructorSync),
+            musaErrorInvalidValue);
+  musaGetLastError();
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  musaGraphNode_t empty;
+  ASSERT_EQ(musaGraphAddEmptyNode(&empty, g, nullptr, 0), musaSuccess);
+  ASSERT_EQ(musaGraphRetainUserObject(g, o, 2), musaSuccess);
+  ASSERT_EQ(musaUserObjectRelease(o), musaSuccess); // the graph's two remain
+  EXPECT_EQ(destroyed.calls, 0);
+  musaGraphExec_t exec = instantiate(g);
+  ASSERT_EQ(musaGraphReleaseUserObject(g, o, 2), musaSuccess);
+  EXPECT_EQ(musaGraphReleaseUserObject(g, o, 1), musaErrorInvalidValue); // holds none now
+  musaGetLastError();
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  EXPECT_EQ(destroyed.calls, 0); // the executable graph still holds its references
+  launchAndWait(exec);
+  ASSERT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+  EXPECT_EQ(destroyed.calls, 1);
+
+  Counter moved;
+  ASSERT_EQ(musaUserObjectCreate(&other, &moved, Counter::bump, 1, musaUserObjectNoDestructorSync),
+            musaSuccess);
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  ASSERT_EQ(musaGraphRetainUserObject(g, other, 1, musaGraphUserObjectMove), musaSuccess);
+  ASSERT_EQ(musaUserObjectRetain(other, 3), musaSuccess);
+  ASSERT_EQ(musaUserObjectRelease(other, 3), musaSuccess);
+  EXPECT_EQ(moved.calls, 0);
+  ASSERT_EQ(musaGraphDestroy(g), musaSuccess);
+  EXPECT_EQ(moved.calls, 1);
+  EXPECT_EQ(musaUserObjectRelease(other), musaErrorInvalidValue); // gone
+  musaGetLastError();
+}

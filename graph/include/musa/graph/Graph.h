@@ -111,6 +111,11 @@ public:
   /// conditional bodies), with the beforeLaunch step first.
   void runInline() const;
 
+  /// References the graph owns to objects outside it (user objects: a token per object that
+  /// releases the graph's references when the last graph sharing it goes). A clone, and so an
+  /// instantiation, shares the tokens; a graph that changes its count takes a new token.
+  std::map<const void *, std::shared_ptr<void>> ownedReferences;
+
 private:
   std::vector<std::unique_ptr<Node>> nodes_;
 };
