@@ -334,6 +334,12 @@ constexpr unsigned KnownDeviceFlags = musaDeviceScheduleSpin | musaDeviceSchedul
                                       musaDeviceScheduleBlockingSync | musaDeviceMapHost |
                                       musaDeviceLmemResizeToMax;
 
+/// Known flags with at most one scheduling policy (BlockingSync is 4: 1, 2 and 4 exclusive).
+bool validDeviceFlags(unsigned flags) {
+  unsigned schedule = flags & 0x07;
+  return !(flags & ~KnownDeviceFlags) && !(schedule & (schedule - 1));
+}
+
 } // namespace
 
 extern "C" musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peer) {
@@ -505,9 +511,7 @@ extern "C" musaError_t musaSetDeviceFlags(unsigned int flags) {
     Device *d = Runtime::get().currentDevice();
     if (!d)
       return musaErrorNoDevice;
-    unsigned schedule = flags & 0x07;
-    // At most one scheduling policy (BlockingSync is 4: 1, 2 and 4 are exclusive).
-    if ((flags & ~KnownDeviceFlags) || (schedule & (schedule - 1)))
+    if (!validDeviceFlags(flags))
       return musaErrorInvalidValue;
     d->flags = flags;
     return musaSuccess;
@@ -526,8 +530,7 @@ extern "C" musaError_t musaInitDevice(int device, unsigned int deviceFlags, unsi
       return musaErrorInvalidValue;
     if (!(flags & musaInitDeviceFlagsAreValid))
       return musaSuccess;
-    unsigned schedule = deviceFlags & 0x07;
-    if ((deviceFlags & ~KnownDeviceFlags) || (schedule & (schedule - 1)))
+    if (!validDeviceFlags(deviceFlags))
       return musaErrorInvalidValue;
     d->flags = deviceFlags;
     return musaSuccess;
