@@ -220,15 +220,19 @@ musaError_t describeSampling(const musaTextureDesc &td, Slot &slot) {
   for (int d = 0; d < 3; ++d)
     if (!validMode(td.addressMode[d]))
       return musaErrorInvalidValue;
+  // The mipmap fields are read for mipmapped resources only (programs that fill a descriptor
+  // field by field for an array may leave them unset).
+  bool mipmapped = r.levels > 1;
   if ((td.filterMode != musaFilterModePoint && td.filterMode != musaFilterModeLinear) ||
-      (td.mipmapFilterMode != musaFilterModePoint && td.mipmapFilterMode != musaFilterModeLinear) ||
+      (mipmapped && td.mipmapFilterMode != musaFilterModePoint &&
+       td.mipmapFilterMode != musaFilterModeLinear) ||
       (td.readMode != musaReadModeElementType && td.readMode != musaReadModeNormalizedFloat))
     return musaErrorInvalidValue;
   bool integer = r.kind != musaChannelFormatKindFloat;
   bool normalizedRead = integer && td.readMode == musaReadModeNormalizedFloat;
   // Filtering needs float results; 32-bit integers are never read as normalized floats.
   bool blends = td.filterMode == musaFilterModeLinear ||
-                (r.levels > 1 && td.mipmapFilterMode == musaFilterModeLinear);
+                (mipmapped && td.mipmapFilterMode == musaFilterModeLinear);
   if (blends && integer && (!normalizedRead || r.channelBytes == 4))
     return musaErrorInvalidFilterSetting;
   if (normalizedRead && r.channelBytes == 4)
@@ -239,11 +243,13 @@ musaError_t describeSampling(const musaTextureDesc &td, Slot &slot) {
     r.borderColor[c] = td.borderColor[c];
   if (td.filterMode == musaFilterModeLinear)
     r.flags |= __MUSA_SIM_TEX_LINEAR_FILTER;
-  if (td.mipmapFilterMode == musaFilterModeLinear)
-    r.flags |= __MUSA_SIM_TEX_MIPMAP_LINEAR;
-  r.lodBias = td.mipmapLevelBias;
-  r.minLod = td.minMipmapLevelClamp;
-  r.maxLod = td.maxMipmapLevelClamp;
+  if (mipmapped) {
+    if (td.mipmapFilterMode == musaFilterModeLinear)
+      r.flags |= __MUSA_SIM_TEX_MIPMAP_LINEAR;
+    r.lodBias = td.mipmapLevelBias;
+    r.minLod = td.minMipmapLevelClamp;
+    r.maxLod = td.maxMipmapLevelClamp;
+  }
   if (normalizedRead)
     r.flags |= __MUSA_SIM_TEX_NORMALIZED_READ;
   if (td.normalizedCoords)
