@@ -32,13 +32,14 @@ struct UserObjects {
     return *table;
   }
 
-  bool isLive(const musaUserObject *o) {
+  /// Takes `n` more references; false (nothing taken) for an object that is gone. One lock
+  /// for the check and the count, so a concurrent last release cannot come between them.
+  bool retain(musaUserObject *o, unsigned long long n) {
     std::lock_guard lock(mutex);
-    return live.count(o) != 0;
-  }
-  void retain(musaUserObject *o, unsigned long long n) {
-    std::lock_guard lock(mutex);
+    if (!live.count(o))
+      return false;
     o->references += n;
+    return true;
   }
   /// Drops `n` references; the last runs the destructor (outside the lock). False if the
   /// object holds fewer.
@@ -70,13 +71,16 @@ struct GraphReferences {
 
 /// The graph's own count of `o`'s references becomes `count` (0: none): a new token, whose
 /// references are taken here; the old token's go when no clone shares it any more.
-void setGraphReferences(musa::graph::Graph &g, musaUserObject *o, unsigned long long count) {
+/// False (nothing changed) if the object is gone.
+bool setGraphReferences(musa::graph::Graph &g, musaUserObject *o, unsigned long long count) {
   if (count == 0) {
     g.ownedReferences.erase(o);
-    return;
+    return true;
   }
-  UserObjects::get().retain(o, count);
+  if (!UserObjects::get().retain(o, count))
+    return false;
   g.ownedReferences[o] = std::make_shared<GraphReferences>(o, count);
+  return true;
 }
 
 unsigned long long graphReferences(const musa::graph::Graph &g, const musaUserObject *o) {
@@ -109,9 +113,8 @@ musaError_t musaUserObjectCreate(musaUserObject_t *out, void *ptr, musaHostFn_t 
 musaError_t musaUserObjectRetain(musaUserObject_t object, unsigned int count) {
   MUSA_BACKEND_HOOK(musaUserObjectRetain, object, count);
   return apiCall([&] {
-    if (count == 0 || !UserObjects::get().isLive(object))
+    if (count == 0 || !UserObjects::get().retain(object, count))
       return musaErrorInvalidValue;
-    UserObjects::get().retain(object, count);
     return musaSuccess;
   });
 }
@@ -131,9 +134,8 @@ musaError_t musaGraphRetainUserObject(musaGraph_t graph, musaUserObject_t object
   return apiCall([&] {
     musa::graph::Graph *g = findGraph(graph);
     if (!g || count == 0 || (flags & ~unsigned(musaGraphUserObjectMove)) ||
-        !UserObjects::get().isLive(object))
+        !setGraphReferences(*g, object, graphReferences(*g, object) + count))
       return musaErrorInvalidValue;
-    setGraphReferences(*g, object, graphReferences(*g, object) + count);
     // Move: the caller's references pass to the graph (taken above, so dropped here).
     if (flags & musaGraphUserObjectMove)
       UserObjects::get().release(object, count);
