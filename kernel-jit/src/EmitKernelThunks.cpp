@@ -43,7 +43,8 @@ uint32_t fiberFacts(Function &K) {
     StringRef name = F->getName();
     if (name == sim::abi::BarrierFn || name == sim::abi::WarpFn ||
         name == sim::abi::BarrierReduceFn || name == sim::abi::ActiveMaskFn ||
-        name == sim::abi::GridSyncFn || name == sim::abi::SpinFn)
+        name == sim::abi::GridSyncFn || name == sim::abi::SpinFn ||
+        name == sim::abi::NamedBarrierFn)
       facts |= FactNeedsFibers; // on: a waiting spin loop may still be found
     for (Instruction &I : instructions(*F)) {
       auto *call = dyn_cast<CallBase>(&I);

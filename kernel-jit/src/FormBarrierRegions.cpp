@@ -69,7 +69,7 @@ public:
   explicit SyncReach(Module &M) {
     for (Function &F : M)
       if (sim::abi::isParkBuiltin(F.getName()) || F.getName() == sim::abi::GridSyncFn ||
-          F.getName() == sim::abi::SpinFn)
+          F.getName() == sim::abi::SpinFn || F.getName() == sim::abi::NamedBarrierFn)
         reaches_.insert(&F);
     // Fixpoint over direct calls; an indirect call counts as reaching (it might).
     for (bool changed = true; changed;) {
@@ -122,6 +122,8 @@ std::string inlineSyncCalls(Function &F, const SyncReach &reach) {
         return "indirect call";
       if (callee->getName() == sim::abi::GridSyncFn)
         return "grid.sync()";
+      if (callee->getName() == sim::abi::NamedBarrierFn)
+        return "named barrier (bar.sync/bar.arrive with an id or a thread count)";
       if (callee->getName() == sim::abi::SpinFn)
         return "a loop waits for another thread (spin loop)";
       if (!callee->isDeclaration() && reach.reaches(callee)) {

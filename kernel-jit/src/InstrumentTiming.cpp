@@ -206,7 +206,8 @@ void classify(Instruction &I, Counts &c) {
   if (auto *call = dyn_cast<CallBase>(&I)) {
     Function *F = call->getCalledFunction();
     StringRef name = F ? F->getName() : "";
-    if (name == BarrierFn || name == BarrierReduceFn || name == GridSyncFn)
+    if (name == BarrierFn || name == BarrierReduceFn || name == GridSyncFn ||
+        name == NamedBarrierFn)
       ++c[ClassBarrier];
     else if ((name == WarpFn && !isLockstepPoint(*call)) || name == ActiveMaskFn)
       ++c[ClassWarp];
@@ -604,7 +605,7 @@ void emitSharedHooks(Function &G, ArrayRef<SharedHook> hooks, Argument *ctx, Fun
     if (auto *call = dyn_cast<CallBase>(&I); call && call->getCalledFunction()) {
       StringRef name = call->getCalledFunction()->getName();
       if (name == sim::abi::BarrierFn || name == sim::abi::BarrierReduceFn ||
-          name == sim::abi::GridSyncFn)
+          name == sim::abi::GridSyncFn || name == sim::abi::NamedBarrierFn)
         barriers.push_back(call);
     }
   for (CallBase *barrier : barriers) {

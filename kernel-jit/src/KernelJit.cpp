@@ -352,6 +352,7 @@ const Builtin Builtins[] = {
     {sim::abi::ActiveMaskFn, reinterpret_cast<void *>(&__musa_sim_active_mask)},
     {sim::abi::NanosleepFn, reinterpret_cast<void *>(&__musa_sim_nanosleep)},
     {sim::abi::GridSyncFn, reinterpret_cast<void *>(&__musa_sim_grid_sync)},
+    {sim::abi::NamedBarrierFn, reinterpret_cast<void *>(&__musa_sim_named_barrier)},
     {sim::abi::SpinFn, reinterpret_cast<void *>(&__musa_sim_spin)},
     {sim::abi::GridValidFn, reinterpret_cast<void *>(&__musa_sim_grid_valid)},
     {sim::abi::MallocFn, reinterpret_cast<void *>(&__musa_sim_malloc)},

@@ -6,6 +6,9 @@
 //                                   -> i32 loads from the context (see KernelAbi.h)
 //   llvm.nvvm.read.ptx.sreg.laneid  -> linear thread index % warp size
 //   llvm.nvvm.barrier0              -> call __musa_sim_barrier(ctx)   (fiber switch)
+//   llvm.nvvm.barrier.sync(.cnt), .barrier.n, .barrier, .bar.sync (bar.sync a{, b})
+//                                   -> the same for barrier 0 without a count, else
+//                                      call __musa_sim_named_barrier(a, b or 0, 0, ctx)
 //   __musa_sim_warp, __musa_sim_barrier_reduce, __musa_sim_active_mask (header builtins)
 //                                   -> the same call with ctx appended (convergent); a
 //                                      WarpConverge call also gets its site number as `arg`
@@ -42,8 +45,11 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
+using llvm::PatternMatch::m_Zero;
+using llvm::PatternMatch::match;
 
 namespace musa::jit {
 
@@ -271,7 +277,8 @@ bool lowerCall(CallInst &call, Value *ctx) {
   if (StringRef target = name; target.consume_back(".header") &&
       (target == sim::abi::WarpFn || target == sim::abi::BarrierReduceFn ||
        target == sim::abi::ActiveMaskFn || target == sim::abi::NanosleepFn ||
-       target == sim::abi::GridSyncFn || target == sim::abi::GridValidFn)) {
+       target == sim::abi::GridSyncFn || target == sim::abi::GridValidFn ||
+       target == sim::abi::NamedBarrierFn)) {
     if (target == sim::abi::WarpFn)
       numberConvergeSite(call);
     callWithContext(b, call, target.str(), ctx)->addFnAttr(Attribute::Convergent);
@@ -289,9 +296,25 @@ bool lowerCall(CallInst &call, Value *ctx) {
     call.eraseFromParent();
     return true;
   }
-  if (name == "llvm.nvvm.barrier0" || name == "llvm.nvvm.barrier.sync") {
+  // bar.sync a{, b} / barrier.sync a{, b}: barrier 0 for the whole block is __syncthreads();
+  // another barrier, or a thread count, is a named barrier.
+  bool namedForm = name == "llvm.nvvm.barrier.sync" || name == "llvm.nvvm.barrier.n" ||
+                   name == "llvm.nvvm.bar.sync" || name == "llvm.nvvm.barrier.sync.cnt" ||
+                   name == "llvm.nvvm.barrier";
+  if (name == "llvm.nvvm.barrier0" ||
+      (namedForm && call.arg_size() == 1 && match(call.getArgOperand(0), m_Zero()))) {
     CallInst *barrier = b.CreateCall(
         builtin(M, sim::abi::BarrierFn, b.getVoidTy(), {ptrTy}), {ctx});
+    barrier->addFnAttr(Attribute::Convergent);
+    call.eraseFromParent();
+    return true;
+  }
+  if (namedForm) {
+    Value *count = call.arg_size() > 1 ? call.getArgOperand(1) : b.getInt32(0);
+    CallInst *barrier = b.CreateCall(
+        builtin(M, sim::abi::NamedBarrierFn, b.getVoidTy(),
+                {b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty(), ptrTy}),
+        {call.getArgOperand(0), count, b.getInt32(0), ctx});
     barrier->addFnAttr(Attribute::Convergent);
     call.eraseFromParent();
     return true;
@@ -385,7 +408,8 @@ PreservedAnalyses LowerDeviceCallsPass::run(Module &M, ModuleAnalysisManager &) 
   lowerWarpSizeVariable(M);
   // The headers declare these without the context; that name gives way to the lowered one.
   for (const char *name : {sim::abi::WarpFn, sim::abi::BarrierReduceFn, sim::abi::ActiveMaskFn,
-                           sim::abi::NanosleepFn, sim::abi::GridSyncFn, sim::abi::GridValidFn})
+                           sim::abi::NanosleepFn, sim::abi::GridSyncFn, sim::abi::GridValidFn,
+                           sim::abi::NamedBarrierFn})
     if (Function *F = M.getFunction(name); F && F->isDeclaration())
       F->setName(std::string(name) + ".header");
   SmallVector<std::string, 4> unsupported;

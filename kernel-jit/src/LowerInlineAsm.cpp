@@ -8,6 +8,8 @@
 //                   %lanemask_eq | _lt | _le | _gt | _ge          the special register
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
+//   bar{.cta}.sync|arrive a{, b} | barrier{.cta}.sync|arrive{.aligned} a{, b}
+//                                                 a named barrier (__musa_sim_named_barrier)
 //   prefetch.* / prefetchu.* [$0]                                  nothing (a hint)
 //   ld.<qualifiers>(.v2/.v4).<type> $0 or {$0, ..}, [$k(+offset)]     loads of that width
 //                                   (.shared with an integer address: a .shared window one)
@@ -473,6 +475,60 @@ Value *arithmetic(IRBuilder<> &b, StringRef opcode, ArrayRef<StringRef> sources,
   return r;
 }
 
+/// `text` as an i32 operand: `$k` (an asm argument) or a decimal literal; null otherwise.
+Value *integerOperand(IRBuilder<> &b, CallInst &call, StringRef text) {
+  text = text.trim();
+  if (unsigned literal = 0; !text.getAsInteger(10, literal))
+    return b.getInt32(literal);
+  Value *v = operand(call, text);
+  return v && v->getType()->isIntegerTy() ? b.CreateZExtOrTrunc(v, b.getInt32Ty()) : nullptr;
+}
+
+/// bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b} and the .arrive forms: barrier 0
+/// without a count is __syncthreads(); anything else a named barrier (its header builtin,
+/// which LowerDeviceCalls gives the context).
+bool lowerBarrier(CallInst &call, StringRef t) {
+  if (!t.starts_with("bar.") && !t.starts_with("barrier."))
+    return false;
+  auto [opcode, operands] = t.split(' ');
+  SmallVector<StringRef, 4> parts;
+  opcode.split(parts, '.');
+  bool sync = false, arrive = false;
+  for (StringRef q : ArrayRef<StringRef>(parts).drop_front()) {
+    if (q == "sync")
+      sync = true;
+    else if (q == "arrive")
+      arrive = true;
+    else if (q != "cta" && q != "aligned")
+      return false; // bar.red, bar.warp.sync (lowered as intrinsics elsewhere), unknown forms
+  }
+  if (sync == arrive || !call.getType()->isVoidTy())
+    return false;
+  IRBuilder<> b(&call);
+  Module &M = *call.getModule();
+  auto [idText, countText] = operands.split(',');
+  Value *id = integerOperand(b, call, idText);
+  Value *count = countText.trim().empty() ? b.getInt32(0) : integerOperand(b, call, countText);
+  if (!id || !count || (arrive && countText.trim().empty()))
+    return false; // bar.arrive needs a count
+  auto *constId = dyn_cast<ConstantInt>(id);
+  auto *constCount = dyn_cast<ConstantInt>(count);
+  CallInst *barrier;
+  if (sync && constId && constId->isZero() && constCount && constCount->isZero()) {
+    barrier = b.CreateCall(M.getOrInsertFunction("llvm.nvvm.barrier0",
+                                                 FunctionType::get(b.getVoidTy(), false)));
+  } else {
+    Type *i32 = b.getInt32Ty();
+    barrier = b.CreateCall(M.getOrInsertFunction(sim::abi::NamedBarrierFn,
+                                                 FunctionType::get(b.getVoidTy(), {i32, i32, i32},
+                                                                   false)),
+                           {id, count, b.getInt32(arrive)});
+  }
+  barrier->addFnAttr(Attribute::Convergent);
+  call.eraseFromParent();
+  return true;
+}
+
 } // namespace ptx
 
 namespace {
@@ -494,13 +550,8 @@ bool lower(CallInst &call, const std::string &text) {
     call.eraseFromParent();
     return true;
   }
-  if (t == "bar.sync 0" || t == "barrier.sync 0" || t == "bar.sync 0, 0") {
-    CallInst *barrier = b.CreateCall(M.getOrInsertFunction(
-        "llvm.nvvm.barrier0", FunctionType::get(b.getVoidTy(), false)));
-    barrier->addFnAttr(Attribute::Convergent);
-    call.eraseFromParent();
+  if (lowerBarrier(call, t))
     return true;
-  }
   if (lowerLoadStore(call, t))
     return true;
   if (lowerArithmetic(call, t)) // a mov from a special register is not one: it falls through

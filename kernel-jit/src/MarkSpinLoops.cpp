@@ -61,7 +61,8 @@ bool isParkCall(const Instruction &I) {
   auto *callee = dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts());
   if (!callee)
     return true; // an indirect call may reach a barrier
-  return sim::abi::isParkBuiltin(callee->getName()) || callee->getName() == sim::abi::GridSyncFn;
+  return sim::abi::isParkBuiltin(callee->getName()) || callee->getName() == sim::abi::GridSyncFn ||
+         callee->getName() == sim::abi::NamedBarrierFn;
 }
 
 bool isAllOnesOrZero(const Value *v, bool ones) {

@@ -849,6 +849,10 @@ __MUSA_DEV unsigned __lanemask_lt(void) { return (1u << __musa_lane()) - 1u; }
 __MUSA_DEV unsigned __lanemask_le(void) { return (2u << __musa_lane()) - 1u; }
 __MUSA_DEV unsigned __lanemask_gt(void) { return ~__lanemask_le(); }
 __MUSA_DEV unsigned __lanemask_ge(void) { return ~__lanemask_lt(); }
+/* Named barriers (PTX bar.sync a, b): barrier `id` (0..15) completes when `count` threads (a
+ * multiple of the warp size), or every thread of the block, have arrived. */
+__MUSA_DEV void __barrier_sync(unsigned id) { __nvvm_barrier_sync(id); }
+__MUSA_DEV void __barrier_sync_count(unsigned id, unsigned count) { __nvvm_barrier_sync_cnt(id, count); }
 __MUSA_DEV int __syncthreads_count(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_COUNT, predicate); }
 __MUSA_DEV int __syncthreads_and(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_AND, predicate); }
 __MUSA_DEV int __syncthreads_or(int predicate) { return __musa_sim_barrier_reduce(__MUSA_SIM_BLOCK_OR, predicate); }

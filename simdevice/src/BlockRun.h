@@ -21,6 +21,7 @@ struct BlockRun {
   ThreadContext loopContext{};               // loop and region modes: the thread running now
   std::vector<SimThread> *threads = nullptr; // fiber mode
   std::vector<size_t> blockStarts;           // fiber mode: first thread of each block, + end
+  bool namedBarriers = false;                // fiber mode: a thread reached a named barrier
   SimThread *current = nullptr;
   RegionState *regions = nullptr;            // region mode
   const RegionCode *regionCode = nullptr;    // region mode: the variant the block runs

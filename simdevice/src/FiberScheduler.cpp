@@ -81,7 +81,7 @@ void fail(BlockRun &run, FaultKind kind, std::string message) {
 
 /// Counts of thread states in [first, last).
 struct StateCounts {
-  size_t ready = 0, atBarrier = 0, atWarp = 0, atGrid = 0, exited = 0;
+  size_t ready = 0, atBarrier = 0, atWarp = 0, atGrid = 0, atNamed = 0, exited = 0;
   StateCounts(const std::vector<SimThread> &threads, size_t first, size_t last) {
     for (size_t i = first; i < last; ++i)
       switch (threads[i].state) {
@@ -89,6 +89,7 @@ struct StateCounts {
       case ThreadState::AtBarrier: ++atBarrier; break;
       case ThreadState::AtWarp: ++atWarp; break;
       case ThreadState::AtGrid: ++atGrid; break;
+      case ThreadState::AtNamed: ++atNamed; break;
       case ThreadState::Exited: ++exited; break;
       }
   }
@@ -120,6 +121,77 @@ bool releaseBlockBarrier(BlockRun &run, size_t first, size_t last) {
   return true;
 }
 
+/// Named barriers of block `[first, last)` (PTX bar.sync/bar.arrive a, b): a warp arrives
+/// once every live thread of it waits at the same barrier, and counts as a warp's worth of
+/// threads (PTX counts arrivals per warp); a barrier completes when the warps that arrived
+/// cover its thread count (0: every warp of the block with a live thread), releasing the
+/// threads that wait in bar.sync. `arrived` holds the warps counted so far, per barrier.
+/// True if any thread became ready; a warp whose lanes wait at different barriers, or that
+/// disagree on the count, is a fault (`problem`).
+bool releaseNamedBarriers(std::vector<SimThread> &threads, size_t first, size_t last,
+                          size_t warpSize, uint32_t *arrived, std::string &problem) {
+  bool progress = false;
+  uint32_t count[NamedBarriers] = {}; // thread counts named by this round's arrivals
+  size_t liveWarps = 0;
+  for (size_t w = first; w < last; w += warpSize) {
+    size_t end = std::min(last, w + warpSize);
+    size_t live = 0, waiting = 0;
+    SimThread *lead = nullptr;
+    for (size_t i = w; i < end; ++i) {
+      SimThread &t = threads[i];
+      live += t.state != ThreadState::Exited;
+      if (t.state != ThreadState::AtNamed || t.namedCounted)
+        continue;
+      if (lead && (t.namedId != lead->namedId || t.namedCount != lead->namedCount)) {
+        problem = "warp " + std::to_string((w - first) / warpSize) +
+                  ": lanes wait at different named barriers (ids " +
+                  std::to_string(lead->namedId) + " and " + std::to_string(t.namedId) +
+                  ", counts " + std::to_string(lead->namedCount) + " and " +
+                  std::to_string(t.namedCount) + ")";
+        return false;
+      }
+      lead = lead ? lead : &t;
+      ++waiting;
+    }
+    liveWarps += live > 0;
+    if (!lead || waiting != live)
+      continue; // not every live lane of the warp is there (yet)
+    ++arrived[lead->namedId];
+    count[lead->namedId] = lead->namedCount;
+    for (size_t i = w; i < end; ++i) {
+      SimThread &t = threads[i];
+      if (t.state != ThreadState::AtNamed)
+        continue;
+      t.namedCounted = true;
+      if (t.namedArrive) { // bar.arrive: on once the warp's arrival is marked
+        t.state = ThreadState::Ready;
+        progress = true;
+      }
+    }
+  }
+  for (uint32_t id = 0; id < NamedBarriers; ++id) {
+    if (arrived[id] == 0)
+      continue;
+    if (count[id] == 0) // no new arrival: the count of a thread that waits there
+      for (size_t i = first; i < last && count[id] == 0; ++i)
+        if (threads[i].state == ThreadState::AtNamed && threads[i].namedId == id)
+          count[id] = threads[i].namedCount;
+    size_t need = count[id] ? (count[id] + warpSize - 1) / warpSize : liveWarps;
+    if (arrived[id] < need)
+      continue;
+    arrived[id] -= uint32_t(need);
+    for (size_t i = first; i < last; ++i) {
+      SimThread &t = threads[i];
+      if (t.state == ThreadState::AtNamed && t.namedId == id && t.namedCounted) {
+        t.state = ThreadState::Ready;
+        t.namedCounted = false;
+        progress = true;
+      }
+    }
+  }
+  return progress;
+}
+
 } // namespace
 
 /// Runs the fibers of one block, or of every block of a cooperative grid, until all exit.
@@ -133,6 +205,8 @@ void scheduleFibers(void *arg) {
   SanitizerFiber worker; // bounds filled in by the first fiber's afterSwitch
   for (SimThread &t : threads)
     t.schedulerFiber = &worker;
+  std::vector<uint32_t> namedArrived; // per block, per named barrier: warps arrived
+  size_t warpSize = size_t(run->launch->warpSize);
   for (;;) {
     for (SimThread &t : threads) {
       if (t.state != ThreadState::Ready)
@@ -154,6 +228,15 @@ void scheduleFibers(void *arg) {
         run->sampledBlock->foldSamples(); // one block: sampled blocks run alone
       progress |= released;
     }
+    if (run->namedBarriers) {
+      namedArrived.resize((starts.size() - 1) * NamedBarriers);
+      for (size_t b = 0; b + 1 < starts.size(); ++b) {
+        progress |= releaseNamedBarriers(threads, starts[b], starts[b + 1], warpSize,
+                                         &namedArrived[b * NamedBarriers], problem);
+        if (!problem.empty())
+          return fail(*run, FaultKind::BarrierDivergence, problem);
+      }
+    }
     if (progress)
       continue;
     StateCounts all(threads, 0, threads.size());
@@ -174,7 +257,22 @@ void scheduleFibers(void *arg) {
         t.state = ThreadState::Ready; // grid.sync(): every thread of the grid arrived
       continue;
     }
-    size_t nWarp = 0, nBar = 0, nGrid = 0, nExit = 0;
+    size_t nWarp = 0, nBar = 0, nGrid = 0, nExit = 0, nNamed = 0;
+    std::string named = threadsIn(threads, ThreadState::AtNamed, nNamed);
+    if (nNamed > 0) {
+      std::string which;
+      for (const SimThread &t : threads)
+        if (t.state == ThreadState::AtNamed) {
+          which = std::to_string(t.namedId) + " (" +
+                  (t.namedCount ? std::to_string(t.namedCount) + " threads"
+                                : std::string("the whole block")) + ")";
+          break;
+        }
+      return fail(*run, FaultKind::BarrierDivergence,
+                  "deadlock: named barrier cannot complete: " + std::to_string(nNamed) +
+                      " thread(s) wait at barrier " + which + ": " + named +
+                      "; the warps it still needs exited or wait elsewhere");
+    }
     std::string w = threadsIn(threads, ThreadState::AtWarp, nWarp);
     std::string b = threadsIn(threads, ThreadState::AtBarrier, nBar);
     std::string g = threadsIn(threads, ThreadState::AtGrid, nGrid);
@@ -248,6 +346,23 @@ extern "C" uint64_t __musa_sim_warp(uint32_t op, uint32_t mask, uint64_t value, 
   thread.warp.width = width;
   musa::sim::park(thread, musa::sim::ThreadState::AtWarp);
   return thread.warp.result;
+}
+
+extern "C" void __musa_sim_named_barrier(uint32_t id, uint32_t count, uint32_t arriveOnly,
+                                         musa::sim::ThreadContext *context) {
+  SimThread &thread = musa::sim::fiberThread(context);
+  if (id >= musa::sim::NamedBarriers)
+    musa::sim::raiseDeviceFault(musa::sim::FaultKind::Trap,
+                                "named barrier id " + std::to_string(id) + " (PTX has 0..15)");
+  if (arriveOnly && count == 0) // ptxas refuses it; a count of 0 in a register gets here
+    musa::sim::raiseDeviceFault(musa::sim::FaultKind::Trap,
+                                "bar.arrive with a thread count of 0");
+  static_cast<musa::sim::BlockRun *>(context->block)->namedBarriers = true;
+  thread.namedId = id;
+  thread.namedCount = count;
+  thread.namedArrive = arriveOnly != 0;
+  thread.namedCounted = false;
+  musa::sim::park(thread, musa::sim::ThreadState::AtNamed);
 }
 
 extern "C" void __musa_sim_grid_sync(musa::sim::ThreadContext *context) {

@@ -15,7 +15,10 @@ namespace musa::sim {
 
 namespace ctx = boost::context::detail;
 
-enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, Exited };
+enum class ThreadState { Ready, AtBarrier, AtWarp, AtGrid, AtNamed, Exited };
+
+/// PTX's barriers per block (bar.sync a: a in 0..15).
+inline constexpr uint32_t NamedBarriers = 16;
 
 
 /// A GPU thread. Builtins receive its ThreadContext*; the scheduler's `current` names the
@@ -32,6 +35,10 @@ struct SimThread {
   uint32_t reduceOp = 0;
   int32_t reduceValue = 0;       // predicate in, result out
   uint64_t spinSince = 0;        // steady-clock ns when its current spin loop first yielded
+  // At a named barrier (AtNamed): its id, thread count (0: the block), whether it only
+  // arrives, and whether its warp's arrival has been counted.
+  uint32_t namedId = 0, namedCount = 0;
+  bool namedArrive = false, namedCounted = false;
 };
 
 /// A fiber's entry: runs the thread's kernel variant, then marks it exited.

@@ -17,6 +17,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: fence seq_cst
 ; CHECK: fence syncscope("singlethread") seq_cst
 ; CHECK: call void @llvm.nvvm.barrier0()
+; CHECK: call void @__musa_sim_named_barrier(i32 {{%.*}}, i32 64, i32 0)
+; CHECK: call void @__musa_sim_named_barrier(i32 1, i32 {{%.*}}, i32 1)
+; CHECK: call void @__musa_sim_named_barrier(i32 3, i32 0, i32 0)
+; CHECK: call void @llvm.nvvm.barrier0()
 ; CHECK: [[A:%.*]] = getelementptr i8, ptr %out, i64 8
 ; CHECK-NEXT: load volatile i32, ptr [[A]], align 4
 ; CHECK: store atomic i64 {{.*}} release, align 8
@@ -45,6 +49,10 @@ define void @k(ptr %out) {
   call void asm sideeffect "membar.gl;", "~{memory}"()
   call void asm sideeffect "", "~{memory}"()
   call void asm sideeffect "bar.sync 0;", ""()
+  call void asm sideeffect "bar.sync $0, 64;", "r,~{memory}"(i32 %lane)
+  call void asm sideeffect "bar.cta.arrive 1, $0;", "r"(i32 %warp)
+  call void asm sideeffect "barrier.sync.aligned 3;", ""()
+  call void asm sideeffect "barrier.cta.sync 0;", ""()
   call void asm sideeffect "prefetch.global.L2 [$0];", "l"(ptr %out)
   %v = call i32 asm sideeffect "ld.volatile.global.cg.u32 $0, [$1+8];", "=r,l"(ptr %out)
   store i32 %v, ptr %out

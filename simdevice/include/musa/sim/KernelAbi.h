@@ -160,6 +160,9 @@ inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
 inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
+/// A named block barrier (PTX `bar.sync a, b` / `bar.arrive a, b`, __barrier_sync_count):
+/// void(i32 id, i32 count (0: every thread of the block), i32 arriveOnly, ctx). Fibers only.
+inline constexpr const char *NamedBarrierFn = "__musa_sim_named_barrier";
 /// Called on each back edge of a loop that waits for another thread (MarkSpinLoopsPass):
 /// void(i64 trip, ctx); the fiber yields to the others.
 inline constexpr const char *SpinFn = "__musa_sim_spin";
@@ -315,6 +318,11 @@ uint32_t __musa_sim_is_local(const void *p, musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_check_address(const void *p, musa::sim::ThreadContext *ctx);
 /// cooperative_groups::grid_group::sync() (cooperative launches only).
 void __musa_sim_grid_sync(musa::sim::ThreadContext *ctx);
+/// A named barrier: the caller's warp arrives at barrier `id` (0..15) once its live threads
+/// are all there; `count` threads (a multiple of the warp size; 0: the whole block) complete
+/// it. With `arriveOnly` the caller goes on after its warp's arrival (bar.arrive).
+void __musa_sim_named_barrier(uint32_t id, uint32_t count, uint32_t arriveOnly,
+                              musa::sim::ThreadContext *ctx);
 void __musa_sim_spin(uint64_t trip, musa::sim::ThreadContext *ctx);
 int32_t __musa_sim_grid_valid(musa::sim::ThreadContext *ctx);
 /// Device malloc()/free(): the launch's heap; null when it is exhausted. Freeing what the heap
