@@ -81,6 +81,20 @@ bool Graph::remove(Node *node) {
   return true;
 }
 
+std::unique_ptr<Node> Graph::detach(Node *node) {
+  auto it = std::find_if(nodes_.begin(), nodes_.end(),
+                         [&](const std::unique_ptr<Node> &n) { return n.get() == node; });
+  if (it == nodes_.end())
+    return nullptr;
+  while (!node->dependencies.empty())
+    removeEdge(node->dependencies.back(), node);
+  while (!node->dependents.empty())
+    removeEdge(node, node->dependents.back());
+  std::unique_ptr<Node> out = std::move(*it);
+  nodes_.erase(it);
+  return out;
+}
+
 bool Graph::addEdge(Node *from, Node *to) {
   if (from == to || std::find(to->dependencies.begin(), to->dependencies.end(), from) !=
                         to->dependencies.end())

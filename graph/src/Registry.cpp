@@ -52,6 +52,23 @@ Registry::DestroyResult Registry::destroy(const void *handle) {
   return DestroyResult::Destroyed;
 }
 
+Registry::DestroyResult Registry::destroyNode(const void *handle) {
+  auto *node = static_cast<const Node *>(handle);
+  std::unique_ptr<Node> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto &[raw, g] : graphs_) {
+      if (!g->owns(node))
+        continue;
+      if (capturing_.count(raw))
+        return DestroyResult::Capturing;
+      doomed = g->detach(const_cast<Node *>(node));
+      break;
+    }
+  }
+  return doomed ? DestroyResult::Destroyed : DestroyResult::Unknown;
+}
+
 void Registry::setCapturing(const Graph *g, bool capturing) {
   std::lock_guard lock(mutex_);
   if (capturing)

@@ -274,6 +274,7 @@ musaError_t musaEventDestroy(musaEvent_t event);
 /* graphs */
 musaError_t musaGraphCreate(musaGraph_t *graph, unsigned int flags);
 musaError_t musaGraphDestroy(musaGraph_t graph);
+musaError_t musaGraphDestroyNode(musaGraphNode_t node);
 musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t graph,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const struct musaKernelNodeParams *params);

@@ -278,6 +278,20 @@ musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
   });
 }
 
+musaError_t musaGraphDestroyNode(musaGraphNode_t node) {
+  MUSA_BACKEND_HOOK(musaGraphDestroyNode, node);
+  return apiCall([&] {
+    switch (graph::Registry::get().destroyNode(node)) {
+    case graph::Registry::DestroyResult::Destroyed:
+      return musaSuccess;
+    case graph::Registry::DestroyResult::Capturing:
+      return musaErrorIllegalState; // as musaGraphDestroy of a graph being captured into
+    default:
+      return musaErrorInvalidValue;
+    }
+  });
+}
+
 musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *from,
                                         const musaGraphNode_t *to, size_t n) {
   MUSA_BACKEND_HOOK(musaGraphRemoveDependencies, g, from, to, n);

@@ -21,3 +21,10 @@ cuda tests/e2e/named_barriers.mu /tmp/s19/named_barriers.cu
   done
 } >"$out/results.txt" 2>&1
 cat "$out/results.txt"
+# Every function CUDA 13's runtime header declares, to find what the simulator still lacks.
+{
+  echo "== cuda_runtime_api.h functions"
+  h=$(dirname "$(command -v nvcc)")/../include/cuda_runtime_api.h
+  grep -o "cuda[A-Z][A-Za-z0-9_]*(" "$h" | tr -d '(' | sort -u | tr '\n' ' '
+  echo
+} >>"$out/results.txt" 2>&1

@@ -362,3 +362,61 @@ TEST(GraphApi, UserObjectsLiveAsLongAsTheirReferences) {
   EXPECT_EQ(musaUserObjectRelease(other), musaErrorInvalidValue); // gone
   musaGetLastError();
 }
+
+TEST(GraphApi, DestroyNodeRemovesItAndItsEdges) {
+  musaGraph_t g;
+  ASSERT_EQ(musaGraphCreate(&g, 0), musaSuccess);
+  Counter a, b, c;
+  musaHostNodeParams p = {Counter::bump, &a};
+  musaGraphNode_t na, nb, nc;
+  ASSERT_EQ(musaGraphAddHostNode(&na, g, nullptr, 0, &p), musaSuccess);
+  p.userData = &b;
+  ASSERT_EQ(musaGraphAddHostNode(&nb, g, &na, 1, &p), musaSuccess);
+  p.userData = &c;
+  ASSERT_EQ(musaGraphAddHostNode(&nc, g, &nb, 1, &p), musaSuccess);
+
+  ASSERT_EQ(musaGraphDestroyNode(nb), musaSuccess);
+  size_t count = 0;
+  ASSERT_EQ(musaGraphGetNodes(g, nullptr, &count), musaSuccess);
+  EXPECT_EQ(count, 2u);
+  ASSERT_EQ(musaGraphGetEdges(g, nullptr, nullptr, &count), musaSuccess);
+  EXPECT_EQ(count, 0u); // a->b and b->c went with b
+  ASSERT_EQ(musaGraphNodeGetDependencies(nc, nullptr, &count), musaSuccess);
+  EXPECT_EQ(count, 0u);
+  ASSERT_EQ(musaGraphNodeGetDependentNodes(na, nullptr, &count), musaSuccess);
+  EXPECT_EQ(count, 0u);
+  ASSERT_EQ(musaGraphGetRootNodes(g, nullptr, &count), musaSuccess);
+  EXPECT_EQ(count, 2u);
+  musaGraphNodeType type;
+  EXPECT_EQ(musaGraphNodeGetType(nb, &type), musaErrorInvalidValue); // gone
+  EXPECT_EQ(musaGraphDestroyNode(nb), musaErrorInvalidValue);
+  EXPECT_EQ(musaGraphDestroyNode(nullptr), musaErrorInvalidValue);
+  musaGetLastError();
+
+  musaGraphExec_t exec;
+  ASSERT_EQ(musaGraphInstantiate(&exec, g, 0), musaSuccess);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(a.calls.load(), 1);
+  EXPECT_EQ(b.calls.load(), 0);
+  EXPECT_EQ(c.calls.load(), 1);
+  // The executable graph is independent of its graph: destroying a node leaves it whole.
+  ASSERT_EQ(musaGraphDestroyNode(na), musaSuccess);
+  ASSERT_EQ(musaGraphLaunch(exec, 0), musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(0), musaSuccess);
+  EXPECT_EQ(a.calls.load(), 2);
+  EXPECT_EQ(musaGraphExecDestroy(exec), musaSuccess);
+
+  // Not while a stream captures into the graph.
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  ASSERT_EQ(musaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, musaStreamCaptureModeRelaxed),
+            musaSuccess);
+  EXPECT_EQ(musaGraphDestroyNode(nc), musaErrorIllegalState);
+  musaGraph_t same;
+  ASSERT_EQ(musaStreamEndCapture(s, &same), musaSuccess);
+  EXPECT_EQ(musaGraphDestroyNode(nc), musaSuccess);
+  musaGetLastError();
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+  EXPECT_EQ(musaGraphDestroy(g), musaSuccess);
+}

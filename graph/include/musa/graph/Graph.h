@@ -81,6 +81,9 @@ public:
   bool owns(const Node *node) const;
   /// Removes a node with no edges (used to build replacement work); false otherwise.
   bool remove(Node *node);
+  /// Takes `node` out of the graph with every edge to and from it (musaGraphDestroyNode);
+  /// null if it is not a node of this graph.
+  std::unique_ptr<Node> detach(Node *node);
   /// False if the edge exists already or would join a node to itself.
   bool addEdge(Node *from, Node *to);
   /// False if there is no such edge.

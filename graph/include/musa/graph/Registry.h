@@ -32,6 +32,9 @@ public:
   /// into it. The graph is destroyed after the registry's lock is released (a conditional
   /// node's bodies are graphs of this registry too).
   DestroyResult destroy(const void *handle);
+  /// Destroys a node of a top-level graph with its edges (after the lock is released, as a
+  /// graph); refused while a stream captures into its graph.
+  DestroyResult destroyNode(const void *handle);
   /// Streams capturing into `g` (counted: several streams can capture into one graph).
   void setCapturing(const Graph *g, bool capturing);
 
