@@ -122,12 +122,16 @@ void emitFacts(Module &M, Function &K) {
   if (MDNode *md = K.getMetadata("musa.static_shared"))
     staticShared = mdconst::extract<ConstantInt>(md->getOperand(0))->getZExtValue();
   auto *i64 = Type::getInt64Ty(C), *i32 = Type::getInt32Ty(C);
-  // Parameter sizes let the runtime copy a launch's arguments when it is enqueued.
+  // Parameter sizes let the runtime copy a launch's arguments when it is enqueued; their
+  // alignments (an aggregate's byval alignment, as the device ABI placed it) give the packed
+  // parameter buffer's layout.
   const DataLayout &DL = M.getDataLayout();
   SmallVector<Constant *, 8> sizes;
   for (unsigned i = 0; i + 1 < K.arg_size(); ++i) {
     Type *T = K.getParamByValType(i) ? K.getParamByValType(i) : K.getArg(i)->getType();
-    sizes.push_back(ConstantInt::get(i32, DL.getTypeAllocSize(T)));
+    Align align = K.getParamAlign(i).value_or(DL.getABITypeAlign(T));
+    sizes.push_back(ConstantInt::get(
+        i32, DL.getTypeAllocSize(T) | uint32_t(Log2(align)) << ParamAlignShift));
   }
   auto *sizesType = ArrayType::get(i32, sizes.size());
   StructType *type = kernelFactsType(C, sizes.size());

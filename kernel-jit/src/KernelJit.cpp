@@ -820,7 +820,12 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   out.maxThreadsPerBlock = f->maxThreadsPerBlock;
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));
-  out.paramSizes.assign(sizes, sizes + f->paramCount);
+  out.paramSizes.clear();
+  out.paramAligns.clear();
+  for (uint32_t i = 0; i < f->paramCount; ++i) {
+    out.paramSizes.push_back(sizes[i] & ((1u << ParamAlignShift) - 1));
+    out.paramAligns.push_back(1u << (sizes[i] >> ParamAlignShift));
+  }
   auto lookupRegions = [&](const std::string &symbol, sim::RegionCode &code) {
     code = sim::RegionCode();
     auto entry = jit_->lookup(*module.dylib, RegionsPrefix + symbol);

@@ -173,6 +173,8 @@ musaError_t musaArrayGetInfo(struct musaChannelFormatDesc *desc, struct musaExte
                              unsigned int *flags, musaArray_t array);
 /* Kernel functions: attributes, cache and shared-memory preferences. */
 musaError_t musaFuncGetAttributes(struct musaFuncAttributes *attr, const void *func);
+musaError_t musaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                 size_t *paramSize);
 musaError_t musaFuncSetAttribute(const void *func, enum musaFuncAttribute attr, int value);
 musaError_t musaFuncSetCacheConfig(const void *func, enum musaFuncCache cacheConfig);
 musaError_t musaFuncSetSharedMemConfig(const void *func, enum musaSharedMemConfig config);
@@ -211,6 +213,20 @@ musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, c
                               size_t count, enum musaMemcpyKind kind);
 musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum musaMemcpyKind kind);
+musaError_t musaMemcpy2DToArrayAsync(musaArray_t dst, size_t wOffset, size_t hOffset,
+                                     const void *src, size_t spitch, size_t width, size_t height,
+                                     enum musaMemcpyKind kind,
+                                     musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, musaArray_const_t src,
+                                       size_t wOffset, size_t hOffset, size_t width,
+                                       size_t height, enum musaMemcpyKind kind,
+                                       musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpyToArrayAsync(musaArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t count, enum musaMemcpyKind kind,
+                                   musaStream_t stream __MUSA_DEFAULT(0));
+musaError_t musaMemcpyFromArrayAsync(void *dst, musaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum musaMemcpyKind kind,
+                                     musaStream_t stream __MUSA_DEFAULT(0));
 musaError_t musaMemcpy2DArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
                                      musaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
                                      size_t width, size_t height,

@@ -89,7 +89,8 @@ bool fromDeviceKind(musaMemcpyKind k) {
 
 /// The deprecated linear forms: `count` bytes from (wOffset, hOffset), row after row.
 musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOffset,
-                            char *host, size_t count, musaMemcpyKind kind, bool toArray) {
+                            char *host, size_t count, musaMemcpyKind kind, bool toArray,
+                            musaStream_t stream = nullptr, bool async = false) {
   std::shared_ptr<musaArray> a = resolveArray(handle);
   if (!a)
     return musaErrorInvalidResourceHandle;
@@ -100,8 +101,8 @@ musaError_t linearArrayCopy(musaArray_const_t handle, size_t wOffset, size_t hOf
   while (done < count) {
     size_t n = std::min(count - done, row - wOffset);
     char *at = a->data + hOffset * a->pitch + wOffset;
-    musaError_t e = toArray ? transferCopy(at, n, host + done, n, n, 1, kind, 0, false)
-                            : transferCopy(host + done, n, at, n, n, 1, kind, 0, false);
+    musaError_t e = toArray ? transferCopy(at, n, host + done, n, n, 1, kind, stream, async)
+                            : transferCopy(host + done, n, at, n, n, 1, kind, stream, async);
     if (e)
       return e;
     done += n;
@@ -275,18 +276,69 @@ musaError_t musaGetChannelDesc(musaChannelFormatDesc *desc, musaArray_const_t ha
   });
 }
 
+namespace {
+// The array copies, synchronous (stream null, `async` false) or on a stream.
+musaError_t toArray2D(musaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                      size_t spitch, size_t width, size_t height, musaMemcpyKind kind,
+                      musaStream_t stream, bool async) {
+  if (!toDeviceKind(kind))
+    return musaErrorInvalidMemcpyDirection;
+  char *at;
+  size_t pitch;
+  if (musaError_t e = arrayRegion(dst, wOffset, hOffset, width, height, at, pitch))
+    return e;
+  return transferCopy(at, pitch, src, spitch, width, height, kind, stream, async);
+}
+
+musaError_t fromArray2D(void *dst, size_t dpitch, musaArray_const_t src, size_t wOffset,
+                        size_t hOffset, size_t width, size_t height, musaMemcpyKind kind,
+                        musaStream_t stream, bool async) {
+  if (!fromDeviceKind(kind))
+    return musaErrorInvalidMemcpyDirection;
+  char *at;
+  size_t pitch;
+  if (musaError_t e = arrayRegion(src, wOffset, hOffset, width, height, at, pitch))
+    return e;
+  return transferCopy(dst, dpitch, at, pitch, width, height, kind, stream, async);
+}
+
+musaError_t toArrayLinear(musaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                          size_t count, musaMemcpyKind kind, musaStream_t stream, bool async) {
+  if (!toDeviceKind(kind))
+    return musaErrorInvalidMemcpyDirection;
+  if (!src)
+    return musaErrorInvalidValue;
+  return linearArrayCopy(dst, wOffset, hOffset, const_cast<char *>(static_cast<const char *>(src)),
+                         count, kind, true, stream, async);
+}
+
+musaError_t fromArrayLinear(void *dst, musaArray_const_t src, size_t wOffset, size_t hOffset,
+                            size_t count, musaMemcpyKind kind, musaStream_t stream, bool async) {
+  if (!fromDeviceKind(kind))
+    return musaErrorInvalidMemcpyDirection;
+  if (!dst)
+    return musaErrorInvalidValue;
+  return linearArrayCopy(src, wOffset, hOffset, static_cast<char *>(dst), count, kind, false,
+                         stream, async);
+}
+} // namespace
+
 musaError_t musaMemcpy2DToArray(musaArray_t dst, size_t wOffset, size_t hOffset,
                                 const void *src, size_t spitch, size_t width, size_t height,
                                 enum musaMemcpyKind kind) {
   MUSA_BACKEND_HOOK(musaMemcpy2DToArray, dst, wOffset, hOffset, src, spitch, width, height, kind);
   return apiCall([&] {
-    if (!toDeviceKind(kind))
-      return musaErrorInvalidMemcpyDirection;
-    char *at;
-    size_t pitch;
-    if (musaError_t e = arrayRegion(dst, wOffset, hOffset, width, height, at, pitch))
-      return e;
-    return transferCopy(at, pitch, src, spitch, width, height, kind, 0, false);
+    return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind, nullptr, false);
+  });
+}
+
+musaError_t musaMemcpy2DToArrayAsync(musaArray_t dst, size_t wOffset, size_t hOffset,
+                                     const void *src, size_t spitch, size_t width, size_t height,
+                                     enum musaMemcpyKind kind, musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DToArrayAsync, dst, wOffset, hOffset, src, spitch, width, height,
+                    kind, stream);
+  return apiCall([&] {
+    return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind, stream, true);
   });
 }
 
@@ -295,39 +347,45 @@ musaError_t musaMemcpy2DFromArray(void *dst, size_t dpitch, musaArray_const_t sr
                                   enum musaMemcpyKind kind) {
   MUSA_BACKEND_HOOK(musaMemcpy2DFromArray, dst, dpitch, src, wOffset, hOffset, width, height, kind);
   return apiCall([&] {
-    if (!fromDeviceKind(kind))
-      return musaErrorInvalidMemcpyDirection;
-    char *at;
-    size_t pitch;
-    if (musaError_t e = arrayRegion(src, wOffset, hOffset, width, height, at, pitch))
-      return e;
-    return transferCopy(dst, dpitch, at, pitch, width, height, kind, 0, false);
+    return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind, nullptr, false);
+  });
+}
+
+musaError_t musaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, musaArray_const_t src,
+                                       size_t wOffset, size_t hOffset, size_t width,
+                                       size_t height, enum musaMemcpyKind kind,
+                                       musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpy2DFromArrayAsync, dst, dpitch, src, wOffset, hOffset, width, height,
+                    kind, stream);
+  return apiCall([&] {
+    return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream, true);
   });
 }
 
 musaError_t musaMemcpyToArray(musaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                               size_t count, enum musaMemcpyKind kind) {
   MUSA_BACKEND_HOOK(musaMemcpyToArray, dst, wOffset, hOffset, src, count, kind);
-  return apiCall([&] {
-    if (!toDeviceKind(kind))
-      return musaErrorInvalidMemcpyDirection;
-    if (!src)
-      return musaErrorInvalidValue;
-    return linearArrayCopy(dst, wOffset, hOffset, const_cast<char *>(static_cast<const char *>(src)),
-                           count, kind, true);
-  });
+  return apiCall([&] { return toArrayLinear(dst, wOffset, hOffset, src, count, kind, nullptr, false); });
+}
+
+musaError_t musaMemcpyToArrayAsync(musaArray_t dst, size_t wOffset, size_t hOffset,
+                                   const void *src, size_t count, enum musaMemcpyKind kind,
+                                   musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyToArrayAsync, dst, wOffset, hOffset, src, count, kind, stream);
+  return apiCall([&] { return toArrayLinear(dst, wOffset, hOffset, src, count, kind, stream, true); });
 }
 
 musaError_t musaMemcpyFromArray(void *dst, musaArray_const_t src, size_t wOffset,
                                 size_t hOffset, size_t count, enum musaMemcpyKind kind) {
   MUSA_BACKEND_HOOK(musaMemcpyFromArray, dst, src, wOffset, hOffset, count, kind);
-  return apiCall([&] {
-    if (!fromDeviceKind(kind))
-      return musaErrorInvalidMemcpyDirection;
-    if (!dst)
-      return musaErrorInvalidValue;
-    return linearArrayCopy(src, wOffset, hOffset, static_cast<char *>(dst), count, kind, false);
-  });
+  return apiCall([&] { return fromArrayLinear(dst, src, wOffset, hOffset, count, kind, nullptr, false); });
+}
+
+musaError_t musaMemcpyFromArrayAsync(void *dst, musaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum musaMemcpyKind kind,
+                                     musaStream_t stream) {
+  MUSA_BACKEND_HOOK(musaMemcpyFromArrayAsync, dst, src, wOffset, hOffset, count, kind, stream);
+  return apiCall([&] { return fromArrayLinear(dst, src, wOffset, hOffset, count, kind, stream, true); });
 }
 
 musaError_t musaMemcpy2DArrayToArray(musaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,

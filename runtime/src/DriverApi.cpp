@@ -604,16 +604,11 @@ MUresult muLaunchKernel(MUfunction f, unsigned int gridDimX, unsigned int gridDi
       return toResult(e);
     if (!kernel->paramSizes.empty() && (!buffer || !size))
       return MUSA_ERROR_INVALID_VALUE;
-    size_t offset = 0;
-    for (uint32_t bytes : kernel->paramSizes) {
-      size_t align = std::min<size_t>(std::max<uint32_t>(bytes, 1), 8);
-      while (align & (align - 1))
-        --align; // 12-byte structs and the like: the largest power of two below
-      offset = (offset + align - 1) / align * align;
-      if (offset + bytes > *size)
+    std::vector<size_t> offsets = kernel->paramOffsets();
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      if (offsets[i] + kernel->paramSizes[i] > *size)
         return MUSA_ERROR_INVALID_VALUE;
-      unpacked.push_back(const_cast<char *>(buffer + offset));
-      offset += bytes;
+      unpacked.push_back(const_cast<char *>(buffer + offsets[i]));
     }
     kernelParams = unpacked.data();
   }

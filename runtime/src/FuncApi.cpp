@@ -187,6 +187,22 @@ musaError_t musaFuncGetName(const char **name, const void *func) {
   });
 }
 
+musaError_t musaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                 size_t *paramSize) {
+  MUSA_BACKEND_HOOK(musaFuncGetParamInfo, func, paramIndex, paramOffset, paramSize);
+  return apiCall([&] {
+    const sim::KernelEntry *kernel = nullptr;
+    Device *device = nullptr;
+    if (musaError_t e = resolve(func, kernel, device))
+      return e;
+    if (paramIndex >= kernel->paramSizes.size() || !paramOffset || !paramSize)
+      return musaErrorInvalidValue;
+    *paramOffset = kernel->paramOffsets()[paramIndex];
+    *paramSize = kernel->paramSizes[paramIndex];
+    return musaSuccess;
+  });
+}
+
 musaError_t musaGetFuncBySymbol(musaFunction_t *functionPtr, const void *symbolPtr) {
   MUSA_BACKEND_HOOK(musaGetFuncBySymbol, functionPtr, symbolPtr);
   return apiCall([&] {

@@ -47,6 +47,7 @@ struct Facts {
   bool needsFibers;
   uint64_t maxThreads;
   std::vector<uint64_t> paramSizes;
+  std::vector<uint64_t> paramAligns;
 };
 
 Facts factsOf(Module &M, StringRef kernel) {
@@ -58,8 +59,11 @@ Facts factsOf(Module &M, StringRef kernel) {
   f.needsFibers = cast<ConstantInt>(init->getOperand(1))->getZExtValue() != 0;
   f.maxThreads = cast<ConstantInt>(init->getOperand(2))->getZExtValue();
   if (auto *sizes = dyn_cast<ConstantDataSequential>(init->getOperand(4)))
-    for (unsigned i = 0; i < sizes->getNumElements(); ++i)
-      f.paramSizes.push_back(sizes->getElementAsInteger(i));
+    for (unsigned i = 0; i < sizes->getNumElements(); ++i) {
+      uint64_t v = sizes->getElementAsInteger(i);
+      f.paramSizes.push_back(v & ((1u << ParamAlignShift) - 1));
+      f.paramAligns.push_back(uint64_t(1) << (v >> ParamAlignShift));
+    }
   return f;
 }
 
@@ -125,6 +129,7 @@ TEST(Lowering, ThunksAndFactsDescribeEachKernel) {
   EXPECT_EQ(plain.maxThreads, 0u);
   EXPECT_FALSE(plain.needsFibers);
   EXPECT_EQ(plain.paramSizes, (std::vector<uint64_t>{8, 4}));
+  EXPECT_EQ(plain.paramAligns, (std::vector<uint64_t>{8, 4}));
 }
 
 // The records KernelJit reads through KernelFacts / RegionFacts have the layout the passes

@@ -376,3 +376,38 @@ TEST(MemoryShapes, PeerCopiesBetweenTwoDevices) {
   musaFree(a);
   musaGetLastError();
 }
+
+TEST(MemoryShapes, ArrayCopiesOnAStream) {
+  musaChannelFormatDesc desc = musaCreateChannelDesc<float>();
+  musaArray_t a;
+  ASSERT_EQ(musaMallocArray(&a, &desc, 16, 4, 0), musaSuccess);
+  musaStream_t s;
+  ASSERT_EQ(musaStreamCreate(&s), musaSuccess);
+  std::vector<float> in(64), row(16, -1.0f), out(64, 0), tail(20, 0);
+  std::iota(in.begin(), in.end(), 0.5f);
+  ASSERT_EQ(musaMemcpy2DToArrayAsync(a, 0, 0, in.data(), 16 * sizeof(float), 16 * sizeof(float),
+                                     4, musaMemcpyHostToDevice, s),
+            musaSuccess);
+  // In stream order: row 2 overwritten after the whole array was written.
+  ASSERT_EQ(musaMemcpyToArrayAsync(a, 0, 2, row.data(), 16 * sizeof(float),
+                                   musaMemcpyHostToDevice, s),
+            musaSuccess);
+  ASSERT_EQ(musaMemcpy2DFromArrayAsync(out.data(), 16 * sizeof(float), a, 0, 0,
+                                       16 * sizeof(float), 4, musaMemcpyDeviceToHost, s),
+            musaSuccess);
+  ASSERT_EQ(musaMemcpyFromArrayAsync(tail.data(), a, 8 * sizeof(float), 1, 20 * sizeof(float),
+                                     musaMemcpyDeviceToHost, s),
+            musaSuccess);
+  ASSERT_EQ(musaStreamSynchronize(s), musaSuccess);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(out[size_t(i)], i / 16 == 2 ? -1.0f : in[size_t(i)]) << i;
+  for (int i = 0; i < 20; ++i) // row 1 from column 8, then row 2 (overwritten)
+    EXPECT_EQ(tail[size_t(i)], i < 8 ? in[size_t(24 + i)] : -1.0f) << i;
+  EXPECT_EQ(musaMemcpy2DToArrayAsync(a, 0, 3, in.data(), 64, 64, 2, musaMemcpyHostToDevice, s),
+            musaErrorInvalidValue); // rows past the end
+  EXPECT_EQ(musaMemcpyFromArrayAsync(out.data(), a, 0, 0, 16, musaMemcpyHostToDevice, s),
+            musaErrorInvalidMemcpyDirection);
+  musaGetLastError();
+  EXPECT_EQ(musaStreamDestroy(s), musaSuccess);
+  EXPECT_EQ(musaFreeArray(a), musaSuccess);
+}

@@ -506,6 +506,14 @@ musaError_t musaFuncGetName(const char **name, const void *func) {
     return e;
   return callDriver("FuncGetName", name, function);
 }
+musaError_t musaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                 size_t *paramSize) {
+  MUSA_READY;
+  void *function = nullptr;
+  if (musaError_t e = t.kernel(func, function))
+    return e;
+  return callDriver("FuncGetParamInfo", function, paramIndex, paramOffset, paramSize);
+}
 // The handle stays ours (the host stub, as the simulator gives it): muLaunchKernel and the
 // kernel calls above take it to the target's function through t.kernel(). Asking for it
 // loads the kernel on the target, as cudaGetFuncBySymbol loads its module.

@@ -67,12 +67,13 @@ inline constexpr uint32_t FactNeedsFibers = 1; // no plain thread loop
 inline constexpr uint32_t FactWaits = 2; // reaches a spin loop that waits for a value
 /// MarkSpinLoops' mark on the spin call of a loop that waits for a value (not a lock).
 inline constexpr const char *SpinWaitsMetadata = "musa.spin.waits";
+inline constexpr uint32_t ParamAlignShift = 24;
 struct KernelFacts {
   uint64_t staticSharedBytes;
   uint32_t needsFibers; // FactNeedsFibers | FactWaits
   uint32_t maxThreadsPerBlock; // __launch_bounds__'s first argument; 0 without one
   uint32_t paramCount;
-  uint32_t paramSizes[1]; // paramCount entries
+  uint32_t paramSizes[1]; // paramCount entries: bytes | log2(alignment) << ParamAlignShift
 };
 /// { i64 staticSharedBytes, i32 needsFibers, i32 maxThreadsPerBlock, i32 n, [n x i32] paramSizes }.
 llvm::StructType *kernelFactsType(llvm::LLVMContext &C, unsigned params);
