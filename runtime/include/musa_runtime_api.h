@@ -300,6 +300,33 @@ musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t graph,
 musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t graph,
                                      const musaGraphNode_t *deps, size_t numDeps, void *dst,
                                      const void *src, size_t count, enum musaMemcpyKind kind);
+musaError_t musaGraphAddMemcpyNodeToSymbol(musaGraphNode_t *node, musaGraph_t graph,
+                                           const musaGraphNode_t *deps, size_t numDeps,
+                                           const void *symbol, const void *src, size_t count,
+                                           size_t offset, enum musaMemcpyKind kind);
+musaError_t musaGraphAddMemcpyNodeFromSymbol(musaGraphNode_t *node, musaGraph_t graph,
+                                             const musaGraphNode_t *deps, size_t numDeps,
+                                             void *dst, const void *symbol, size_t count,
+                                             size_t offset, enum musaMemcpyKind kind);
+musaError_t musaGraphMemcpyNodeSetParams1D(musaGraphNode_t node, void *dst, const void *src,
+                                           size_t count, enum musaMemcpyKind kind);
+musaError_t musaGraphMemcpyNodeSetParamsToSymbol(musaGraphNode_t node, const void *symbol,
+                                                 const void *src, size_t count, size_t offset,
+                                                 enum musaMemcpyKind kind);
+musaError_t musaGraphMemcpyNodeSetParamsFromSymbol(musaGraphNode_t node, void *dst,
+                                                   const void *symbol, size_t count,
+                                                   size_t offset, enum musaMemcpyKind kind);
+musaError_t musaGraphExecMemcpyNodeSetParams1D(musaGraphExec_t exec, musaGraphNode_t node,
+                                               void *dst, const void *src, size_t count,
+                                               enum musaMemcpyKind kind);
+musaError_t musaGraphExecMemcpyNodeSetParamsToSymbol(musaGraphExec_t exec, musaGraphNode_t node,
+                                                     const void *symbol, const void *src,
+                                                     size_t count, size_t offset,
+                                                     enum musaMemcpyKind kind);
+musaError_t musaGraphExecMemcpyNodeSetParamsFromSymbol(musaGraphExec_t exec,
+                                                       musaGraphNode_t node, void *dst,
+                                                       const void *symbol, size_t count,
+                                                       size_t offset, enum musaMemcpyKind kind);
 musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t graph,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const struct musaMemsetParams *params);

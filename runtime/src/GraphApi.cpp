@@ -178,24 +178,6 @@ musaError_t musaGraphAddMemcpyNode(musaGraphNode_t *node, musaGraph_t g,
   });
 }
 
-musaError_t musaGraphAddMemcpyNode1D(musaGraphNode_t *node, musaGraph_t g,
-                                     const musaGraphNode_t *deps, size_t numDeps, void *dst,
-                                     const void *src, size_t count, enum musaMemcpyKind kind) {
-  MUSA_BACKEND_HOOK(musaGraphAddMemcpyNode1D, node, g, deps, numDeps, dst, src, count, kind);
-  return apiCall([&] {
-    // The 1D form is a 3D copy of one row.
-    musaMemcpy3DParms p = {};
-    p.srcPtr = {const_cast<void *>(src), count, count, 1};
-    p.dstPtr = {dst, count, count, 1};
-    p.extent = {count, 1, 1};
-    p.kind = kind;
-    std::unique_ptr<graph::NodeWork> work;
-    if (musaError_t e = makeMemcpyWork(&p, work))
-      return e;
-    return addNode(node, g, deps, numDeps, graph::NodeType::Memcpy, std::move(work));
-  });
-}
-
 musaError_t musaGraphAddMemsetNode(musaGraphNode_t *node, musaGraph_t g,
                                    const musaGraphNode_t *deps, size_t numDeps,
                                    const musaMemsetParams *p) {

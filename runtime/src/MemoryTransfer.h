@@ -70,6 +70,12 @@ musaError_t transferCopy(void *dst, size_t dpitch, const void *src, size_t spitc
                          size_t width, size_t height, musaMemcpyKind kind, musaStream_t stream,
                          bool async);
 
+/// The device address of `offset` bytes into __device__/__constant__ variable `symbol`,
+/// checked against `count` (SymbolApi.cpp).
+musaError_t symbolRange(const void *symbol, size_t offset, size_t count, char *&at);
+/// The copy direction a copy to (`toSymbol`) or from a symbol may take.
+bool symbolKindAllowed(musaMemcpyKind kind, bool toSymbol);
+
 /// Pitched memset of device memory.
 musaError_t transferSet(void *dst, size_t pitch, int value, size_t width, size_t height,
                         musaStream_t stream, bool async);

@@ -7,10 +7,7 @@
 
 using namespace musa::rt;
 
-namespace {
-
-/// The device address of `offset` bytes into `symbol`, checked against `count`.
-musaError_t symbolRange(const void *symbol, size_t offset, size_t count, char *&at) {
+musaError_t musa::rt::symbolRange(const void *symbol, size_t offset, size_t count, char *&at) {
   if (!symbol)
     return musaErrorInvalidSymbol;
   void *address = nullptr;
@@ -24,10 +21,16 @@ musaError_t symbolRange(const void *symbol, size_t offset, size_t count, char *&
   return musaSuccess;
 }
 
+bool musa::rt::symbolKindAllowed(musaMemcpyKind kind, bool toSymbol) {
+  return kind == (toSymbol ? musaMemcpyHostToDevice : musaMemcpyDeviceToHost) ||
+         kind == musaMemcpyDeviceToDevice || kind == musaMemcpyDefault;
+}
+
+namespace {
+
 musaError_t toSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                      musaMemcpyKind kind, musaStream_t stream, bool async) {
-  if (kind != musaMemcpyHostToDevice && kind != musaMemcpyDeviceToDevice &&
-      kind != musaMemcpyDefault)
+  if (!symbolKindAllowed(kind, true))
     return musaErrorInvalidMemcpyDirection;
   char *at;
   if (musaError_t e = symbolRange(symbol, offset, count, at))
@@ -37,8 +40,7 @@ musaError_t toSymbol(const void *symbol, const void *src, size_t count, size_t o
 
 musaError_t fromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                        musaMemcpyKind kind, musaStream_t stream, bool async) {
-  if (kind != musaMemcpyDeviceToHost && kind != musaMemcpyDeviceToDevice &&
-      kind != musaMemcpyDefault)
+  if (!symbolKindAllowed(kind, false))
     return musaErrorInvalidMemcpyDirection;
   char *at;
   if (musaError_t e = symbolRange(symbol, offset, count, at))

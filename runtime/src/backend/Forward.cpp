@@ -284,6 +284,71 @@ musaError_t musaMemcpyToSymbol(const void *symbol, const void *src, size_t count
     return e;
   return callRuntime("Memcpy", static_cast<void *>(address), src, count, int(kind));
 }
+// Graph memcpy nodes on a symbol: the 1D forms on the target's address of the variable.
+musaError_t musaGraphAddMemcpyNodeToSymbol(musaGraphNode_t *node, musaGraph_t g,
+                                           const musaGraphNode_t *deps, size_t numDeps,
+                                           const void *symbol, const void *src, size_t count,
+                                           size_t offset, musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, true))
+    return e;
+  return callRuntime("GraphAddMemcpyNode1D", node, g, deps, numDeps, static_cast<void *>(address),
+                     src, count, int(kind));
+}
+musaError_t musaGraphAddMemcpyNodeFromSymbol(musaGraphNode_t *node, musaGraph_t g,
+                                             const musaGraphNode_t *deps, size_t numDeps,
+                                             void *dst, const void *symbol, size_t count,
+                                             size_t offset, musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, false))
+    return e;
+  return callRuntime("GraphAddMemcpyNode1D", node, g, deps, numDeps, dst,
+                     static_cast<const void *>(address), count, int(kind));
+}
+musaError_t musaGraphMemcpyNodeSetParamsToSymbol(musaGraphNode_t node, const void *symbol,
+                                                 const void *src, size_t count, size_t offset,
+                                                 musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, true))
+    return e;
+  return callRuntime("GraphMemcpyNodeSetParams1D", node, static_cast<void *>(address), src,
+                     count, int(kind));
+}
+musaError_t musaGraphMemcpyNodeSetParamsFromSymbol(musaGraphNode_t node, void *dst,
+                                                   const void *symbol, size_t count,
+                                                   size_t offset, musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, false))
+    return e;
+  return callRuntime("GraphMemcpyNodeSetParams1D", node, dst, static_cast<const void *>(address),
+                     count, int(kind));
+}
+musaError_t musaGraphExecMemcpyNodeSetParamsToSymbol(musaGraphExec_t exec, musaGraphNode_t node,
+                                                     const void *symbol, const void *src,
+                                                     size_t count, size_t offset,
+                                                     musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, true))
+    return e;
+  return callRuntime("GraphExecMemcpyNodeSetParams1D", exec, node, static_cast<void *>(address),
+                     src, count, int(kind));
+}
+musaError_t musaGraphExecMemcpyNodeSetParamsFromSymbol(musaGraphExec_t exec,
+                                                       musaGraphNode_t node, void *dst,
+                                                       const void *symbol, size_t count,
+                                                       size_t offset, musaMemcpyKind kind) {
+  MUSA_READY;
+  char *address = nullptr;
+  if (musaError_t e = symbolCopy(symbol, count, offset, address, kind, false))
+    return e;
+  return callRuntime("GraphExecMemcpyNodeSetParams1D", exec, node, dst,
+                     static_cast<const void *>(address), count, int(kind));
+}
 musaError_t musaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  musaMemcpyKind kind) {
   MUSA_READY;
