@@ -73,6 +73,17 @@ typedef void(MUSART_CB *musaHostFn_t)(void *userData);
 /* User objects: a destructor the runtime calls when the last reference goes (graphs own
  * references to them). */
 typedef struct musaUserObject *musaUserObject_t;
+/* musaGetDriverEntryPoint: flags and what it found. */
+enum musaDriverEntryPointFlags {
+  musaEnableDefault = 0,
+  musaEnableLegacyStream = 1,
+  musaEnablePerThreadDefaultStream = 2
+};
+enum musaDriverEntryPointQueryResult {
+  musaDriverEntryPointSuccess = 0,
+  musaDriverEntryPointSymbolNotFound = 1,
+  musaDriverEntryPointVersionNotSufficent = 2 /* CUDA's spelling */
+};
 enum musaUserObjectFlags { musaUserObjectNoDestructorSync = 0x1 };
 enum musaUserObjectRetainFlags { musaGraphUserObjectMove = 0x1 };
 

@@ -42,6 +42,16 @@ musaError_t musaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
 musaError_t musaDeviceReset(void);
 musaError_t musaMemGetInfo(size_t *free, size_t *total);
 musaError_t musaDriverGetVersion(int *version);
+musaError_t musaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum musaDriverEntryPointQueryResult *driverStatus
+                                        __MUSA_DEFAULT(0));
+musaError_t musaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                             unsigned int musaVersion, unsigned long long flags,
+                                             enum musaDriverEntryPointQueryResult *driverStatus
+                                                 __MUSA_DEFAULT(0));
+musaError_t musaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                 const struct musaChannelFormatDesc *fmtDesc,
+                                                 int device);
 musaError_t musaRuntimeGetVersion(int *version);
 musaError_t musaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 /* Peer-to-peer attributes of a pair of devices (every simulated pair shares the host's
@@ -169,6 +179,8 @@ musaError_t musaMallocArray(musaArray_t *array, const struct musaChannelFormatDe
 musaError_t musaMalloc3DArray(musaArray_t *array, const struct musaChannelFormatDesc *desc,
                               struct musaExtent extent, unsigned int flags __MUSA_DEFAULT(0));
 musaError_t musaFreeArray(musaArray_t array);
+musaError_t musaArrayGetPlane(musaArray_t *pPlaneArray, musaArray_t hArray,
+                              unsigned int planeIdx);
 musaError_t musaArrayGetInfo(struct musaChannelFormatDesc *desc, struct musaExtent *extent,
                              unsigned int *flags, musaArray_t array);
 /* Kernel functions: attributes, cache and shared-memory preferences. */

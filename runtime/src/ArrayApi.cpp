@@ -263,6 +263,20 @@ musaError_t musaArrayGetInfo(musaChannelFormatDesc *desc, musaExtent *extent,
   });
 }
 
+// No array here has a multi-planar format (NV12 and the like): every plane index is
+// InvalidValue, as the H100 answers for a float array.
+musaError_t musaArrayGetPlane(musaArray_t *pPlaneArray, musaArray_t hArray, unsigned int planeIdx) {
+  MUSA_BACKEND_HOOK(musaArrayGetPlane, pPlaneArray, hArray, planeIdx);
+  return apiCall([&] {
+    if (!pPlaneArray)
+      return musaErrorInvalidValue;
+    if (!resolveArray(hArray))
+      return musaErrorInvalidResourceHandle;
+    (void)planeIdx;
+    return musaErrorInvalidValue;
+  });
+}
+
 musaError_t musaGetChannelDesc(musaChannelFormatDesc *desc, musaArray_const_t handle) {
   MUSA_BACKEND_HOOK(musaGetChannelDesc, desc, handle);
   return apiCall([&] {

@@ -313,6 +313,24 @@ void describeTextureLimits(musaDeviceProp &p) {
 
 extern "C" {
 
+// The widest 1D texture over linear memory of `fmtDesc`'s elements: 2^30 elements, or 4 GiB
+// of wider ones (the H100: 2^30 for 1- to 4-byte, 2^29 for 8-byte, 2^28 for 16-byte elements;
+// tests/hardware/session19).
+musaError_t musaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                 const musaChannelFormatDesc *fmtDesc,
+                                                 int device) {
+  MUSA_BACKEND_HOOK(musaDeviceGetTexture1DLinearMaxWidth, maxWidthInElements, fmtDesc, device);
+  return apiCall([&] {
+    if (!maxWidthInElements || !fmtDesc || !usableChannelFormat(*fmtDesc))
+      return musaErrorInvalidValue;
+    if (!Runtime::get().device(device))
+      return musaErrorInvalidDevice;
+    size_t bytes = size_t(fmtDesc->x + fmtDesc->y + fmtDesc->z + fmtDesc->w) / 8;
+    *maxWidthInElements = std::min<size_t>(size_t(1) << 30, (size_t(1) << 32) / bytes);
+    return musaSuccess;
+  });
+}
+
 musaError_t musaCreateTextureObject(musaTextureObject_t *pTexObject,
                                     const musaResourceDesc *pResDesc,
                                     const musaTextureDesc *pTexDesc,

@@ -1,4 +1,5 @@
 // Device queries and properties.
+#include "musa.h"
 #include "musa_runtime.h"
 
 #include <gtest/gtest.h>
@@ -332,5 +333,73 @@ TEST(DeviceApi, InitDeviceSetsFlagsWithoutSwitching) {
   EXPECT_EQ(musaInitDevice(0, musaDeviceScheduleSpin | musaDeviceScheduleYield,
                            musaInitDeviceFlagsAreValid),
             musaErrorInvalidValue);
+  musaGetLastError();
+}
+
+TEST(DeviceApi, DriverEntryPointsAreLibmusasFunctions) {
+  void *init = nullptr, *count = nullptr, *cudaName = nullptr;
+  musaDriverEntryPointQueryResult status = musaDriverEntryPointSymbolNotFound;
+  ASSERT_EQ(musaGetDriverEntryPoint("muInit", &init, musaEnableDefault, &status), musaSuccess);
+  EXPECT_EQ(status, musaDriverEntryPointSuccess);
+  ASSERT_NE(init, nullptr);
+  ASSERT_EQ(musaGetDriverEntryPoint("muDeviceGetCount", &count, musaEnableDefault, nullptr),
+            musaSuccess);
+  ASSERT_NE(count, nullptr);
+  // A program ported from CUDA may still ask by the CUDA name.
+  ASSERT_EQ(musaGetDriverEntryPoint("cuDeviceGetCount", &cudaName, musaEnableDefault, nullptr),
+            musaSuccess);
+  EXPECT_EQ(cudaName, count);
+  EXPECT_EQ(reinterpret_cast<MUresult (*)(unsigned)>(init)(0), MUSA_SUCCESS);
+  int devices = 0;
+  EXPECT_EQ(reinterpret_cast<MUresult (*)(int *)>(count)(&devices), MUSA_SUCCESS);
+  int runtimeDevices = 0;
+  ASSERT_EQ(musaGetDeviceCount(&runtimeDevices), musaSuccess);
+  EXPECT_EQ(devices, runtimeDevices);
+
+  // As the H100 answers: an unknown name or a version too old is success with a null
+  // function and the status saying why; unknown flags are InvalidValue.
+  void *fn = &status;
+  ASSERT_EQ(musaGetDriverEntryPoint("muNoSuchThing", &fn, musaEnableDefault, &status),
+            musaSuccess);
+  EXPECT_EQ(fn, nullptr);
+  EXPECT_EQ(status, musaDriverEntryPointSymbolNotFound);
+  fn = &status;
+  ASSERT_EQ(musaGetDriverEntryPointByVersion("muInit", &fn, 1000, musaEnableDefault, &status),
+            musaSuccess);
+  EXPECT_EQ(fn, nullptr);
+  EXPECT_EQ(status, musaDriverEntryPointVersionNotSufficent);
+  ASSERT_EQ(musaGetDriverEntryPointByVersion("muInit", &fn, 12000, musaEnableDefault, &status),
+            musaSuccess);
+  EXPECT_EQ(fn, init);
+  EXPECT_EQ(musaGetDriverEntryPoint("muInit", &fn, 0x100, nullptr), musaErrorInvalidValue);
+  EXPECT_EQ(musaGetDriverEntryPoint("muInit", nullptr, 0, nullptr), musaErrorInvalidValue);
+  EXPECT_EQ(musaGetDriverEntryPoint(nullptr, &fn, 0, nullptr), musaErrorInvalidValue);
+  musaGetLastError();
+}
+
+TEST(DeviceApi, Texture1DLinearWidthByElementSize) {
+  size_t width = 0;
+  musaChannelFormatDesc f = musaCreateChannelDesc<float>();
+  ASSERT_EQ(musaDeviceGetTexture1DLinearMaxWidth(&width, &f, 0), musaSuccess);
+  EXPECT_EQ(width, size_t(1) << 30);
+  f = musaCreateChannelDesc<float2>();
+  ASSERT_EQ(musaDeviceGetTexture1DLinearMaxWidth(&width, &f, 0), musaSuccess);
+  EXPECT_EQ(width, size_t(1) << 29);
+  f = musaCreateChannelDesc<float4>();
+  ASSERT_EQ(musaDeviceGetTexture1DLinearMaxWidth(&width, &f, 0), musaSuccess);
+  EXPECT_EQ(width, size_t(1) << 28);
+  f = musaCreateChannelDesc<char>();
+  ASSERT_EQ(musaDeviceGetTexture1DLinearMaxWidth(&width, &f, 0), musaSuccess);
+  EXPECT_EQ(width, size_t(1) << 30);
+  EXPECT_EQ(musaDeviceGetTexture1DLinearMaxWidth(&width, &f, 99), musaErrorInvalidDevice);
+  EXPECT_EQ(musaDeviceGetTexture1DLinearMaxWidth(nullptr, &f, 0), musaErrorInvalidValue);
+  musaGetLastError();
+
+  musaArray_t a, plane = nullptr;
+  f = musaCreateChannelDesc<float>();
+  ASSERT_EQ(musaMallocArray(&a, &f, 16, 16, 0), musaSuccess);
+  EXPECT_EQ(musaArrayGetPlane(&plane, a, 0), musaErrorInvalidValue); // not multi-planar
+  ASSERT_EQ(musaFreeArray(a), musaSuccess);
+  EXPECT_EQ(musaArrayGetPlane(&plane, a, 0), musaErrorInvalidResourceHandle);
   musaGetLastError();
 }
