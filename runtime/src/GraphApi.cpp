@@ -125,6 +125,21 @@ musaError_t setExecWork(musaGraphExec_t handle, musaGraphNode_t node, graph::Nod
 
 } // namespace musa::rt::graphs
 
+namespace {
+/// What destroying a graph or one of its nodes answers (the H100 gives IllegalState for a
+/// graph a stream captures into: tests/hardware/session19).
+musaError_t destroyError(graph::Registry::DestroyResult result) {
+  switch (result) {
+  case graph::Registry::DestroyResult::Destroyed:
+    return musaSuccess;
+  case graph::Registry::DestroyResult::Capturing:
+    return musaErrorIllegalState;
+  default:
+    return musaErrorInvalidValue;
+  }
+}
+} // namespace
+
 extern "C" {
 
 musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
@@ -139,16 +154,7 @@ musaError_t musaGraphCreate(musaGraph_t *out, unsigned int flags) {
 
 musaError_t musaGraphDestroy(musaGraph_t handle) {
   MUSA_BACKEND_HOOK(musaGraphDestroy, handle);
-  return apiCall([&] {
-    switch (graph::Registry::get().destroy(handle)) {
-    case graph::Registry::DestroyResult::Destroyed:
-      return musaSuccess;
-    case graph::Registry::DestroyResult::Capturing:
-      return musaErrorIllegalState; // a stream is capturing into it
-    default:
-      return musaErrorInvalidValue;
-    }
-  });
+  return apiCall([&] { return destroyError(graph::Registry::get().destroy(handle)); });
 }
 
 musaError_t musaGraphAddKernelNode(musaGraphNode_t *node, musaGraph_t g,
@@ -262,16 +268,7 @@ musaError_t musaGraphAddDependencies(musaGraph_t g, const musaGraphNode_t *from,
 
 musaError_t musaGraphDestroyNode(musaGraphNode_t node) {
   MUSA_BACKEND_HOOK(musaGraphDestroyNode, node);
-  return apiCall([&] {
-    switch (graph::Registry::get().destroyNode(node)) {
-    case graph::Registry::DestroyResult::Destroyed:
-      return musaSuccess;
-    case graph::Registry::DestroyResult::Capturing:
-      return musaErrorIllegalState; // as musaGraphDestroy of a graph being captured into
-    default:
-      return musaErrorInvalidValue;
-    }
-  });
+  return apiCall([&] { return destroyError(graph::Registry::get().destroyNode(node)); });
 }
 
 musaError_t musaGraphRemoveDependencies(musaGraph_t g, const musaGraphNode_t *from,
