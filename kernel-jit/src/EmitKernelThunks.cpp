@@ -129,7 +129,9 @@ void emitFacts(Module &M, Function &K) {
   SmallVector<Constant *, 8> sizes;
   for (unsigned i = 0; i + 1 < K.arg_size(); ++i) {
     Type *T = K.getParamByValType(i) ? K.getParamByValType(i) : K.getArg(i)->getType();
-    Align align = K.getParamAlign(i).value_or(DL.getABITypeAlign(T));
+    // (A pointer's own `align` attribute is its pointee's, not the parameter's.)
+    Align align = K.getParamByValType(i) ? K.getParamAlign(i).value_or(DL.getABITypeAlign(T))
+                                         : DL.getABITypeAlign(T);
     sizes.push_back(ConstantInt::get(
         i32, DL.getTypeAllocSize(T) | uint32_t(Log2(align)) << ParamAlignShift));
   }
