@@ -534,6 +534,12 @@ musaError_t musaMallocFromPoolAsync(void **devPtr, size_t size, musaMemPool_t me
 musaError_t musaDeviceGetDefaultMemPool(musaMemPool_t *memPool, int device);
 musaError_t musaDeviceGetMemPool(musaMemPool_t *memPool, int device);
 musaError_t musaDeviceSetMemPool(int device, musaMemPool_t memPool);
+musaError_t musaMemGetDefaultMemPool(musaMemPool_t *memPool, struct musaMemLocation *location,
+                                     enum musaMemAllocationType type);
+musaError_t musaMemGetMemPool(musaMemPool_t *memPool, struct musaMemLocation *location,
+                              enum musaMemAllocationType type);
+musaError_t musaMemSetMemPool(struct musaMemLocation *location, enum musaMemAllocationType type,
+                              musaMemPool_t memPool);
 musaError_t musaMemPoolCreate(musaMemPool_t *memPool, const struct musaMemPoolProps *props);
 musaError_t musaMemPoolDestroy(musaMemPool_t memPool);
 musaError_t musaMemPoolSetAttribute(musaMemPool_t memPool, enum musaMemPoolAttr attr,

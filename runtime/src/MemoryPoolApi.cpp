@@ -167,6 +167,70 @@ extern "C" musaError_t musaDeviceSetMemPool(int device, musaMemPool_t memPool) {
   });
 }
 
+namespace {
+/// The device of a location-based pool call (CUDA 13): pinned pools of a device location. A
+/// bad device, a null argument or another allocation type is InvalidValue (the H100's answers,
+/// tests/hardware/session19/location_pools.txt); host locations and managed pools, which the
+/// GPU has, are not built here: NotSupported.
+musaError_t poolDevice(const musaMemLocation *location, musaMemAllocationType type,
+                       Device *&device) {
+  if (!location || type == musaMemAllocationTypeInvalid)
+    return musaErrorInvalidValue;
+  if (type != musaMemAllocationTypePinned ||
+      (location->type >= musaMemLocationTypeHost &&
+       location->type <= musaMemLocationTypeHostNumaCurrent))
+    return musaErrorNotSupported;
+  device = location->type == musaMemLocationTypeDevice ? Runtime::get().device(location->id)
+                                                       : nullptr;
+  return device ? musaSuccess : musaErrorInvalidValue;
+}
+} // namespace
+
+extern "C" musaError_t musaMemGetDefaultMemPool(musaMemPool_t *memPool,
+                                                musaMemLocation *location,
+                                                musaMemAllocationType type) {
+  MUSA_BACKEND_HOOK(musaMemGetDefaultMemPool, memPool, location, type);
+  return apiCall([&] {
+    Device *d = nullptr;
+    if (!memPool)
+      return musaErrorInvalidValue;
+    if (musaError_t e = poolDevice(location, type, d))
+      return e;
+    *memPool = handleOf(d->pools.defaultPool());
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaMemGetMemPool(musaMemPool_t *memPool, musaMemLocation *location,
+                                         musaMemAllocationType type) {
+  MUSA_BACKEND_HOOK(musaMemGetMemPool, memPool, location, type);
+  return apiCall([&] {
+    Device *d = nullptr;
+    if (!memPool)
+      return musaErrorInvalidValue;
+    if (musaError_t e = poolDevice(location, type, d))
+      return e;
+    *memPool = handleOf(d->pools.current());
+    return musaSuccess;
+  });
+}
+
+extern "C" musaError_t musaMemSetMemPool(musaMemLocation *location, musaMemAllocationType type,
+                                         musaMemPool_t memPool) {
+  MUSA_BACKEND_HOOK(musaMemSetMemPool, location, type, memPool);
+  return apiCall([&] {
+    Device *d = nullptr;
+    if (musaError_t e = poolDevice(location, type, d))
+      return e;
+    MemoryPool *pool;
+    Device *owner;
+    if (!memPool || lookUp(memPool, pool, owner) || owner != d)
+      return musaErrorInvalidValue; // the H100 answers so for a pool of another location too
+    d->pools.setCurrent(pool);
+    return musaSuccess;
+  });
+}
+
 extern "C" musaError_t musaMemPoolCreate(musaMemPool_t *memPool, const musaMemPoolProps *props) {
   MUSA_BACKEND_HOOK(musaMemPoolCreate, memPool, props);
   return apiCall([&] {

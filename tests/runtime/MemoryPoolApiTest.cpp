@@ -386,3 +386,40 @@ TEST(MemoryPoolApi, DeviceResetEndsUserPools) {
   ASSERT_EQ(musaSetDevice(0), musaSuccess);
   musaGetLastError();
 }
+
+TEST(MemoryPoolApi, LocationFormsNameTheDevicesPools) {
+  musaMemPool_t def = nullptr, cur = nullptr, p = nullptr;
+  ASSERT_EQ(musaDeviceGetDefaultMemPool(&def, 0), musaSuccess);
+  musaMemLocation dev = {musaMemLocationTypeDevice, 0};
+  ASSERT_EQ(musaMemGetDefaultMemPool(&p, &dev, musaMemAllocationTypePinned), musaSuccess);
+  EXPECT_EQ(p, def);
+  musaMemPoolProps props = {};
+  props.allocType = musaMemAllocationTypePinned;
+  props.location = dev;
+  musaMemPool_t mine = nullptr;
+  ASSERT_EQ(musaMemPoolCreate(&mine, &props), musaSuccess);
+  ASSERT_EQ(musaMemSetMemPool(&dev, musaMemAllocationTypePinned, mine), musaSuccess);
+  ASSERT_EQ(musaDeviceGetMemPool(&cur, 0), musaSuccess);
+  EXPECT_EQ(cur, mine);
+  ASSERT_EQ(musaMemGetMemPool(&p, &dev, musaMemAllocationTypePinned), musaSuccess);
+  EXPECT_EQ(p, mine);
+  // The H100's answers (tests/hardware/session19/location_pools.txt): InvalidValue, not
+  // InvalidDevice, for a device that does not exist.
+  musaMemLocation bad = {musaMemLocationTypeDevice, 7};
+  EXPECT_EQ(musaMemGetDefaultMemPool(&p, &bad, musaMemAllocationTypePinned), musaErrorInvalidValue);
+  EXPECT_EQ(musaMemSetMemPool(&bad, musaMemAllocationTypePinned, mine), musaErrorInvalidValue);
+  EXPECT_EQ(musaMemSetMemPool(&dev, musaMemAllocationTypePinned, nullptr), musaErrorInvalidValue);
+  EXPECT_EQ(musaMemGetDefaultMemPool(nullptr, &dev, musaMemAllocationTypePinned),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemGetDefaultMemPool(&p, nullptr, musaMemAllocationTypePinned),
+            musaErrorInvalidValue);
+  EXPECT_EQ(musaMemGetDefaultMemPool(&p, &dev, musaMemAllocationTypeInvalid),
+            musaErrorInvalidValue);
+  // Host pools exist on the GPU but not here.
+  musaMemLocation host = {musaMemLocationTypeHost, 0};
+  EXPECT_EQ(musaMemGetDefaultMemPool(&p, &host, musaMemAllocationTypePinned),
+            musaErrorNotSupported);
+  musaGetLastError();
+  ASSERT_EQ(musaDeviceSetMemPool(0, def), musaSuccess);
+  EXPECT_EQ(musaMemPoolDestroy(mine), musaSuccess);
+}
