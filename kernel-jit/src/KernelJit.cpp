@@ -821,10 +821,14 @@ JitResult KernelJit::lookup(const JitModule &module, std::string_view name,
   const auto *sizes = reinterpret_cast<const uint32_t *>(
       reinterpret_cast<const char *>(f) + offsetof(KernelFacts, paramSizes));
   out.paramSizes.clear();
-  out.paramAligns.clear();
-  for (uint32_t i = 0; i < f->paramCount; ++i) {
-    out.paramSizes.push_back(sizes[i] & ((1u << ParamAlignShift) - 1));
-    out.paramAligns.push_back(1u << (sizes[i] >> ParamAlignShift));
+  out.paramOffsets.clear();
+  for (size_t i = 0, offset = 0; i < f->paramCount; ++i) {
+    uint32_t bytes = sizes[i] & ((1u << ParamAlignShift) - 1);
+    size_t align = size_t(1) << (sizes[i] >> ParamAlignShift);
+    offset = (offset + align - 1) / align * align;
+    out.paramSizes.push_back(bytes);
+    out.paramOffsets.push_back(offset);
+    offset += bytes;
   }
   auto lookupRegions = [&](const std::string &symbol, sim::RegionCode &code) {
     code = sim::RegionCode();

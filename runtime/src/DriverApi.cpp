@@ -604,7 +604,7 @@ MUresult muLaunchKernel(MUfunction f, unsigned int gridDimX, unsigned int gridDi
       return toResult(e);
     if (!kernel->paramSizes.empty() && (!buffer || !size))
       return MUSA_ERROR_INVALID_VALUE;
-    std::vector<size_t> offsets = kernel->paramOffsets();
+    const std::vector<size_t> &offsets = kernel->paramOffsets;
     for (size_t i = 0; i < offsets.size(); ++i) {
       if (offsets[i] + kernel->paramSizes[i] > *size)
         return MUSA_ERROR_INVALID_VALUE;

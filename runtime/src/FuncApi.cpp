@@ -197,7 +197,7 @@ musaError_t musaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
       return e;
     if (paramIndex >= kernel->paramSizes.size() || !paramOffset || !paramSize)
       return musaErrorInvalidValue;
-    *paramOffset = kernel->paramOffsets()[paramIndex];
+    *paramOffset = kernel->paramOffsets[paramIndex];
     *paramSize = kernel->paramSizes[paramIndex];
     return musaSuccess;
   });

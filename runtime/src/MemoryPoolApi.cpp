@@ -186,33 +186,31 @@ musaError_t poolDevice(const musaMemLocation *location, musaMemAllocationType ty
 }
 } // namespace
 
+namespace {
+/// musaMemGetDefaultMemPool / musaMemGetMemPool: the location's default or current pool.
+musaError_t locationPool(musaMemPool_t *memPool, const musaMemLocation *location,
+                         musaMemAllocationType type, bool current) {
+  Device *d = nullptr;
+  if (!memPool)
+    return musaErrorInvalidValue;
+  if (musaError_t e = poolDevice(location, type, d))
+    return e;
+  *memPool = handleOf(current ? d->pools.current() : d->pools.defaultPool());
+  return musaSuccess;
+}
+} // namespace
+
 extern "C" musaError_t musaMemGetDefaultMemPool(musaMemPool_t *memPool,
                                                 musaMemLocation *location,
                                                 musaMemAllocationType type) {
   MUSA_BACKEND_HOOK(musaMemGetDefaultMemPool, memPool, location, type);
-  return apiCall([&] {
-    Device *d = nullptr;
-    if (!memPool)
-      return musaErrorInvalidValue;
-    if (musaError_t e = poolDevice(location, type, d))
-      return e;
-    *memPool = handleOf(d->pools.defaultPool());
-    return musaSuccess;
-  });
+  return apiCall([&] { return locationPool(memPool, location, type, false); });
 }
 
 extern "C" musaError_t musaMemGetMemPool(musaMemPool_t *memPool, musaMemLocation *location,
                                          musaMemAllocationType type) {
   MUSA_BACKEND_HOOK(musaMemGetMemPool, memPool, location, type);
-  return apiCall([&] {
-    Device *d = nullptr;
-    if (!memPool)
-      return musaErrorInvalidValue;
-    if (musaError_t e = poolDevice(location, type, d))
-      return e;
-    *memPool = handleOf(d->pools.current());
-    return musaSuccess;
-  });
+  return apiCall([&] { return locationPool(memPool, location, type, true); });
 }
 
 extern "C" musaError_t musaMemSetMemPool(musaMemLocation *location, musaMemAllocationType type,

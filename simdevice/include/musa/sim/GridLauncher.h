@@ -56,20 +56,9 @@ struct KernelEntry {
   RegionCode fullRegions; // of the fully instrumented variant (timing model's sampled blocks)
   std::string fibersBecause; // why a kernel that needs them has no regions
   std::vector<uint32_t> paramSizes; // bytes of each parameter, to copy launch arguments
-  std::vector<uint32_t> paramAligns; // each parameter's alignment in the parameter buffer
   /// Where each parameter starts in a packed parameter buffer (CUDA's layout: each at its
   /// alignment after the one before; musaFuncGetParamInfo, the driver API's packed form).
-  std::vector<size_t> paramOffsets() const {
-    std::vector<size_t> out;
-    size_t offset = 0;
-    for (size_t i = 0; i < paramSizes.size(); ++i) {
-      size_t align = i < paramAligns.size() && paramAligns[i] ? paramAligns[i] : 1;
-      offset = (offset + align - 1) / align * align;
-      out.push_back(offset);
-      offset += paramSizes[i];
-    }
-    return out;
-  }
+  std::vector<size_t> paramOffsets;
   bool instrumented = false;  // compiled with the timing model's counters
   uint32_t timingSites = 0;   // memory-access sites the instrumentation numbered (module-wide)
   uint32_t timingBlocks = 0;  // basic blocks it numbered; per block, counts per class:
