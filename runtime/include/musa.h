@@ -108,6 +108,65 @@ typedef enum MUctx_flags {
 #define MU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
 #define MU_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 
+/* Virtual memory management: physical allocations (muMemCreate) mapped into reserved address
+ * ranges (muMemAddressReserve, muMemMap) and made accessible (muMemSetAccess). */
+typedef unsigned long long MUmemGenericAllocationHandle;
+typedef enum MUmemAllocationType {
+  MU_MEM_ALLOCATION_TYPE_INVALID = 0,
+  MU_MEM_ALLOCATION_TYPE_PINNED = 1,
+  MU_MEM_ALLOCATION_TYPE_MAX = 0x7FFFFFFF
+} MUmemAllocationType;
+typedef enum MUmemAllocationHandleType {
+  MU_MEM_HANDLE_TYPE_NONE = 0,
+  MU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1,
+  MU_MEM_HANDLE_TYPE_WIN32 = 2,
+  MU_MEM_HANDLE_TYPE_WIN32_KMT = 4,
+  MU_MEM_HANDLE_TYPE_FABRIC = 8,
+  MU_MEM_HANDLE_TYPE_MAX = 0x7FFFFFFF
+} MUmemAllocationHandleType;
+typedef enum MUmemLocationType {
+  MU_MEM_LOCATION_TYPE_INVALID = 0,
+  MU_MEM_LOCATION_TYPE_DEVICE = 1,
+  MU_MEM_LOCATION_TYPE_HOST = 2,
+  MU_MEM_LOCATION_TYPE_HOST_NUMA = 3,
+  MU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4,
+  MU_MEM_LOCATION_TYPE_MAX = 0x7FFFFFFF
+} MUmemLocationType;
+typedef enum MUmemAccess_flags {
+  MU_MEM_ACCESS_FLAGS_PROT_NONE = 0,
+  MU_MEM_ACCESS_FLAGS_PROT_READ = 1,
+  MU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3,
+  MU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7FFFFFFF
+} MUmemAccess_flags;
+typedef enum MUmemAllocationGranularity_flags {
+  MU_MEM_ALLOC_GRANULARITY_MINIMUM = 0,
+  MU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1
+} MUmemAllocationGranularity_flags;
+typedef enum MUmemAllocationCompType {
+  MU_MEM_ALLOCATION_COMP_NONE = 0,
+  MU_MEM_ALLOCATION_COMP_GENERIC = 1
+} MUmemAllocationCompType;
+typedef struct MUmemLocation_st {
+  MUmemLocationType type;
+  int id;
+} MUmemLocation;
+typedef struct MUmemAllocationProp_st {
+  MUmemAllocationType type;
+  MUmemAllocationHandleType requestedHandleTypes;
+  MUmemLocation location;
+  void *win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+} MUmemAllocationProp;
+typedef struct MUmemAccessDesc_st {
+  MUmemLocation location;
+  MUmemAccess_flags flags;
+} MUmemAccessDesc;
+
 MUresult muInit(unsigned int flags);
 MUresult muDriverGetVersion(int *driverVersion);
 MUresult muGetErrorName(MUresult error, const char **pStr);
@@ -161,6 +220,30 @@ MUresult muMemcpyHtoDAsync(MUdeviceptr dstDevice, const void *srcHost, size_t By
                            MUstream hStream);
 MUresult muMemcpyDtoHAsync(void *dstHost, MUdeviceptr srcDevice, size_t ByteCount,
                            MUstream hStream);
+MUresult muMemGetAddressRange(MUdeviceptr *pbase, size_t *psize, MUdeviceptr dptr);
+
+MUresult muMemGetAllocationGranularity(size_t *granularity, const MUmemAllocationProp *prop,
+                                       MUmemAllocationGranularity_flags option);
+MUresult muMemCreate(MUmemGenericAllocationHandle *handle, size_t size,
+                     const MUmemAllocationProp *prop, unsigned long long flags);
+MUresult muMemRelease(MUmemGenericAllocationHandle handle);
+MUresult muMemAddressReserve(MUdeviceptr *ptr, size_t size, size_t alignment, MUdeviceptr addr,
+                             unsigned long long flags);
+MUresult muMemAddressFree(MUdeviceptr ptr, size_t size);
+MUresult muMemMap(MUdeviceptr ptr, size_t size, size_t offset,
+                  MUmemGenericAllocationHandle handle, unsigned long long flags);
+MUresult muMemUnmap(MUdeviceptr ptr, size_t size);
+MUresult muMemSetAccess(MUdeviceptr ptr, size_t size, const MUmemAccessDesc *desc, size_t count);
+MUresult muMemGetAccess(unsigned long long *flags, const MUmemLocation *location, MUdeviceptr ptr);
+MUresult muMemGetAllocationPropertiesFromHandle(MUmemAllocationProp *prop,
+                                                MUmemGenericAllocationHandle handle);
+MUresult muMemRetainAllocationHandle(MUmemGenericAllocationHandle *handle, void *addr);
+MUresult muMemExportToShareableHandle(void *shareableHandle, MUmemGenericAllocationHandle handle,
+                                      MUmemAllocationHandleType handleType,
+                                      unsigned long long flags);
+MUresult muMemImportFromShareableHandle(MUmemGenericAllocationHandle *handle, void *osHandle,
+                                        MUmemAllocationHandleType shHandleType);
+
 MUresult muMemsetD8(MUdeviceptr dstDevice, unsigned char uc, size_t N);
 MUresult muMemsetD16(MUdeviceptr dstDevice, unsigned short us, size_t N);
 MUresult muMemsetD32(MUdeviceptr dstDevice, unsigned int ui, size_t N);

@@ -7,6 +7,8 @@
 #include "FatBinaryRegistry.h"
 #include "backend/Backend.h"
 #include "Runtime.h"
+// After the runtime's headers: musa.h declares the runtime's C++ overloads too.
+#include "DriverShell.h"
 
 #include "musa.h"
 
@@ -51,6 +53,10 @@ DriverState &state() {
 
 thread_local std::vector<MUctx_st *> contextStack;
 
+} // namespace
+
+namespace musa::drv {
+
 MUresult toResult(musaError_t e) {
   switch (e) {
   case musaSuccess: return MUSA_SUCCESS;
@@ -82,7 +88,6 @@ MUresult toResult(musaError_t e) {
   return MUSA_ERROR_UNKNOWN;
 }
 
-/// The calling thread's current context, its device made the runtime's current device.
 MUresult enter(MUctx_st *&ctx) {
   if (!state().initialized)
     return MUSA_ERROR_NOT_INITIALIZED;
@@ -94,14 +99,22 @@ MUresult enter(MUctx_st *&ctx) {
   return toResult(musaSetDevice(ctx->device));
 }
 
-/// A runtime call made in the calling thread's current context: the context's error if it
-/// has none (or a destroyed one), else the call's.
-template <class Call> MUresult inContext(Call call) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
-    return r;
-  return toResult(call());
+
+MUresult checkDevice(MUdevice dev) {
+  if (!state().initialized)
+    return MUSA_ERROR_NOT_INITIALIZED;
+  int count = 0;
+  if (musaGetDeviceCount(&count) != musaSuccess || dev < 0 || dev >= count)
+    return MUSA_ERROR_INVALID_DEVICE;
+  return MUSA_SUCCESS;
 }
+
+} // namespace musa::drv
+
+namespace {
+
+using namespace musa::drv;
+
 
 /// Whether `ctx` is a context this library handed out (destroyed ones included).
 bool known(MUctx_st *ctx) {
@@ -114,14 +127,6 @@ bool known(MUctx_st *ctx) {
   return false;
 }
 
-MUresult checkDevice(MUdevice dev) {
-  if (!state().initialized)
-    return MUSA_ERROR_NOT_INITIALIZED;
-  int count = 0;
-  if (musaGetDeviceCount(&count) != musaSuccess || dev < 0 || dev >= count)
-    return MUSA_ERROR_INVALID_DEVICE;
-  return MUSA_SUCCESS;
-}
 
 MUctx_st *primaryOf(MUdevice dev) {
   DriverState &s = state();
@@ -212,6 +217,8 @@ const ErrorText *findError(MUresult error) {
 }
 
 } // namespace
+
+using namespace musa::drv;
 
 extern "C" {
 
@@ -648,6 +655,20 @@ MUresult muMemFree(MUdeviceptr dptr) {
 
 MUresult muMemGetInfo(size_t *free, size_t *total) {
   return inContext([&] { return musaMemGetInfo(free, total); });
+}
+
+MUresult muMemGetAddressRange(MUdeviceptr *pbase, size_t *psize, MUdeviceptr dptr) {
+  MUctx_st *ctx = nullptr;
+  if (MUresult r = enter(ctx))
+    return r;
+  auto where = musa::rt::Runtime::get().findDevicePointer(ptr(dptr));
+  if (!where || where->range.tag == musa::rt::SymbolAllocation)
+    return MUSA_ERROR_NOT_FOUND;
+  if (pbase)
+    *pbase = MUdeviceptr(uintptr_t(where->range.base));
+  if (psize)
+    *psize = where->range.size;
+  return MUSA_SUCCESS;
 }
 
 MUresult muMemAllocHost(void **pp, size_t bytesize) {

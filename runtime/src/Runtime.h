@@ -42,7 +42,8 @@ enum AllocationTag : uint32_t {
   SymbolAllocation = 4, // a __device__ / __constant__ variable (lives in JIT'd code's data)
   GraphAllocation = 5,  // made by a graph's memory allocation node
   PoolAllocation = 6,   // stream-ordered, from a memory pool (MemoryPool.h)
-  HeapAllocation = 7    // the device heap of malloc()/new in kernels (one range)
+  HeapAllocation = 7,   // the device heap of malloc()/new in kernels (one range)
+  VirtualAllocation = 8 // a mapping of the driver API's muMemMap (VirtualMemoryApi.cpp)
 };
 
 /// L2 persistence as CUDA reports it on every GPU since compute capability 8.0: up to three

@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace musa::sim {
 
@@ -53,12 +54,38 @@ public:
   /// Undoes mapForeign; false if `p` is not such a mapping's start.
   bool unmapForeign(void *p);
 
+  /// Virtual memory management (the driver API's muMemAddressReserve, muMemMap, ...).
+  /// reserve() sets aside `size` bytes of the device range, aligned to `alignment` (a power of
+  /// two), at `hint` if that stretch is free, that no allocation will take; null if there is
+  /// no room. map() puts [offset, offset+size) of `fd` (a physical allocation, borrowed) at
+  /// [p, p+size) inside one reservation and over no other mapping, as a live allocation with
+  /// `tag` that no access is allowed to until protect(). unmap() and protect() take a range
+  /// made of whole mappings, one after another; unreserve() a whole reservation holding no
+  /// mapping. Each is false (and changes nothing) when the range breaks those rules.
+  void *reserve(size_t size, size_t alignment, uintptr_t hint);
+  bool unreserve(void *p, size_t size);
+  bool map(void *p, size_t size, int fd, uint64_t offset, uint32_t tag);
+  bool unmap(void *p, size_t size);
+  bool protect(void *p, size_t size, bool read, bool write);
+  struct Mapping {
+    char *base;
+    size_t size;
+    bool read, write;
+  };
+  /// The mapping holding `p` (accessible or not), if any.
+  std::optional<Mapping> mappingAt(const void *p) const;
+  /// Physical memory made apart from the device range (muMemCreate) counts as used: charge()
+  /// is false if `bytes` more do not fit in the capacity.
+  bool charge(size_t bytes);
+  void uncharge(size_t bytes);
+
   struct Range {
     char *base;
     size_t size;
     uint32_t tag;
   };
-  /// The live allocation containing `ptr` (its requested size), if any.
+  /// The live allocation containing `ptr` (its requested size), if any; for a mapping, the
+  /// run of mappings one after another that holds it.
   std::optional<Range> find(const void *ptr) const;
   /// True if [ptr, ptr+size) lies inside one live allocation.
   bool contains(const void *ptr, size_t size) const;
@@ -76,6 +103,7 @@ private:
   void *takeRange(size_t rounded);
   void returnRange(uintptr_t start, size_t size);
   void release(uintptr_t start, size_t size, bool foreign);
+  void restoreBacking(void *p, size_t size);
 
   char *base_ = nullptr;
   uint64_t capacity_ = 0;
@@ -88,10 +116,16 @@ private:
     uint32_t tag;
     bool foreign; // a mapping of another process's memory
     bool parked = false; // held by a memory pool for reuse; invisible to find()
+    bool mapped = false; // a virtual memory mapping (map())
+    bool read = false, write = false; // mapped: the access protect() gave
   };
   std::map<uintptr_t, Block> live_;  // start -> sizes
   std::map<uintptr_t, size_t> free_; // start -> size, coalesced
+  std::map<uintptr_t, size_t> reserved_; // reserve(): start -> size
   uint64_t used_ = 0;
+  uint64_t physical_ = 0; // charge()d
+  /// The mappings making up exactly [start, start+size), one after another; empty if none.
+  std::vector<std::map<uintptr_t, Block>::iterator> wholeMappings(uintptr_t start, size_t size);
 };
 
 } // namespace musa::sim
