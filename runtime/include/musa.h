@@ -108,6 +108,99 @@ typedef enum MUctx_flags {
 #define MU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
 #define MU_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 
+typedef struct musaArray *MUarray; /* the same type as musaArray_t */
+typedef struct MUuuid_st MUuuid;
+typedef enum musaPointer_attribute MUpointer_attribute; /* MU_POINTER_ATTRIBUTE_* below */
+#define MU_POINTER_ATTRIBUTE_CONTEXT MUSA_POINTER_ATTRIBUTE_CONTEXT
+#define MU_POINTER_ATTRIBUTE_MEMORY_TYPE MUSA_POINTER_ATTRIBUTE_MEMORY_TYPE
+#define MU_POINTER_ATTRIBUTE_DEVICE_POINTER MUSA_POINTER_ATTRIBUTE_DEVICE_POINTER
+#define MU_POINTER_ATTRIBUTE_HOST_POINTER MUSA_POINTER_ATTRIBUTE_HOST_POINTER
+#define MU_POINTER_ATTRIBUTE_SYNC_MEMOPS MUSA_POINTER_ATTRIBUTE_SYNC_MEMOPS
+#define MU_POINTER_ATTRIBUTE_BUFFER_ID MUSA_POINTER_ATTRIBUTE_BUFFER_ID
+#define MU_POINTER_ATTRIBUTE_IS_MANAGED MUSA_POINTER_ATTRIBUTE_IS_MANAGED
+#define MU_POINTER_ATTRIBUTE_DEVICE_ORDINAL MUSA_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+#define MU_POINTER_ATTRIBUTE_RANGE_START_ADDR MUSA_POINTER_ATTRIBUTE_RANGE_START_ADDR
+#define MU_POINTER_ATTRIBUTE_RANGE_SIZE MUSA_POINTER_ATTRIBUTE_RANGE_SIZE
+#define MU_POINTER_ATTRIBUTE_MAPPED MUSA_POINTER_ATTRIBUTE_MAPPED
+
+/* Memory types of muMemcpy2D and muPointerGetAttribute(MEMORY_TYPE). */
+typedef enum MUmemorytype {
+  MU_MEMORYTYPE_HOST = 1,
+  MU_MEMORYTYPE_DEVICE = 2,
+  MU_MEMORYTYPE_ARRAY = 3,
+  MU_MEMORYTYPE_UNIFIED = 4
+} MUmemorytype;
+typedef struct MUSA_MEMCPY2D_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  MUmemorytype srcMemoryType;
+  const void *srcHost;
+  MUdeviceptr srcDevice;
+  MUarray srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  MUmemorytype dstMemoryType;
+  void *dstHost;
+  MUdeviceptr dstDevice;
+  MUarray dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+} MUSA_MEMCPY2D;
+
+/* Kernel attributes (muFuncGetAttribute / muFuncSetAttribute): CUDA's numbering. */
+typedef enum MUfunction_attribute {
+  MU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  MU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  MU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+  MU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  MU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  MU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+  MU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+  MU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+  MU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  MU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+  MU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
+  MU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
+  MU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
+  MU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
+  MU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+  MU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15
+} MUfunction_attribute;
+typedef enum musaFuncCache MUfunc_cache; /* MU_FUNC_CACHE_PREFER_* are musaFuncCachePrefer* */
+#define MU_FUNC_CACHE_PREFER_NONE musaFuncCachePreferNone
+#define MU_FUNC_CACHE_PREFER_SHARED musaFuncCachePreferShared
+#define MU_FUNC_CACHE_PREFER_L1 musaFuncCachePreferL1
+#define MU_FUNC_CACHE_PREFER_EQUAL musaFuncCachePreferEqual
+typedef enum musaLimit MUlimit; /* MU_LIMIT_* are musaLimit* */
+#define MU_LIMIT_STACK_SIZE musaLimitStackSize
+#define MU_LIMIT_PRINTF_FIFO_SIZE musaLimitPrintfFifoSize
+#define MU_LIMIT_MALLOC_HEAP_SIZE musaLimitMallocHeapSize
+
+#define MU_MEMHOSTALLOC_PORTABLE 0x01
+#define MU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define MU_MEMHOSTALLOC_WRITECOMBINED 0x04
+#define MU_MEMHOSTREGISTER_PORTABLE 0x01
+#define MU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define MU_MEMHOSTREGISTER_IOMEMORY 0x04
+#define MU_MEMHOSTREGISTER_READ_ONLY 0x08
+typedef enum MUmemAttach_flags {
+  MU_MEM_ATTACH_GLOBAL = 0x1,
+  MU_MEM_ATTACH_HOST = 0x2,
+  MU_MEM_ATTACH_SINGLE = 0x4
+} MUmemAttach_flags;
+typedef enum MUstream_flags { MU_STREAM_DEFAULT = 0x0, MU_STREAM_NON_BLOCKING = 0x1 } MUstream_flags;
+typedef enum MUevent_flags {
+  MU_EVENT_DEFAULT = 0x0,
+  MU_EVENT_BLOCKING_SYNC = 0x1,
+  MU_EVENT_DISABLE_TIMING = 0x2,
+  MU_EVENT_INTERPROCESS = 0x4
+} MUevent_flags;
+typedef void (*MUhostFn)(void *userData);
+typedef void (*MUstreamCallback)(MUstream hStream, MUresult status, void *userData);
+typedef size_t (*MUoccupancyB2DSize)(int blockSize);
+
 /* Virtual memory management: physical allocations (muMemCreate) mapped into reserved address
  * ranges (muMemAddressReserve, muMemMap) and made accessible (muMemSetAccess). */
 typedef unsigned long long MUmemGenericAllocationHandle;
@@ -221,6 +314,26 @@ MUresult muMemcpyHtoDAsync(MUdeviceptr dstDevice, const void *srcHost, size_t By
 MUresult muMemcpyDtoHAsync(void *dstHost, MUdeviceptr srcDevice, size_t ByteCount,
                            MUstream hStream);
 MUresult muMemGetAddressRange(MUdeviceptr *pbase, size_t *psize, MUdeviceptr dptr);
+MUresult muMemAllocPitch(MUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                         unsigned int ElementSizeBytes);
+MUresult muMemAllocManaged(MUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+MUresult muMemAllocAsync(MUdeviceptr *dptr, size_t bytesize, MUstream hStream);
+MUresult muMemFreeAsync(MUdeviceptr dptr, MUstream hStream);
+MUresult muMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
+MUresult muMemHostGetDevicePointer(MUdeviceptr *pdptr, void *p, unsigned int Flags);
+MUresult muMemHostGetFlags(unsigned int *pFlags, void *p);
+MUresult muMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
+MUresult muMemHostUnregister(void *p);
+MUresult muPointerGetAttribute(void *data, MUpointer_attribute attribute, MUdeviceptr ptr);
+MUresult muMemcpyAsync(MUdeviceptr dst, MUdeviceptr src, size_t ByteCount, MUstream hStream);
+MUresult muMemcpyDtoDAsync(MUdeviceptr dstDevice, MUdeviceptr srcDevice, size_t ByteCount,
+                           MUstream hStream);
+MUresult muMemcpy2D(const MUSA_MEMCPY2D *pCopy);
+MUresult muMemcpy2DUnaligned(const MUSA_MEMCPY2D *pCopy);
+MUresult muMemcpy2DAsync(const MUSA_MEMCPY2D *pCopy, MUstream hStream);
+MUresult muMemsetD8Async(MUdeviceptr dstDevice, unsigned char uc, size_t N, MUstream hStream);
+MUresult muMemsetD16Async(MUdeviceptr dstDevice, unsigned short us, size_t N, MUstream hStream);
+MUresult muMemsetD32Async(MUdeviceptr dstDevice, unsigned int ui, size_t N, MUstream hStream);
 
 MUresult muMemGetAllocationGranularity(size_t *granularity, const MUmemAllocationProp *prop,
                                        MUmemAllocationGranularity_flags option);
@@ -248,7 +361,48 @@ MUresult muMemsetD8(MUdeviceptr dstDevice, unsigned char uc, size_t N);
 MUresult muMemsetD16(MUdeviceptr dstDevice, unsigned short us, size_t N);
 MUresult muMemsetD32(MUdeviceptr dstDevice, unsigned int ui, size_t N);
 
+MUresult muFuncGetAttribute(int *pi, MUfunction_attribute attrib, MUfunction hfunc);
+MUresult muFuncSetAttribute(MUfunction hfunc, MUfunction_attribute attrib, int value);
+MUresult muFuncSetCacheConfig(MUfunction hfunc, MUfunc_cache config);
+MUresult muOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, MUfunction func,
+                                                     int blockSize, size_t dynamicSMemSize);
+MUresult muOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, MUfunction func,
+                                                              int blockSize,
+                                                              size_t dynamicSMemSize,
+                                                              unsigned int flags);
+MUresult muOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, MUfunction func,
+                                          MUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                          size_t dynamicSMemSize, int blockSizeLimit);
+MUresult muOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize,
+                                                   MUfunction func,
+                                                   MUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                   size_t dynamicSMemSize, int blockSizeLimit,
+                                                   unsigned int flags);
+MUresult muLaunchCooperativeKernel(MUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX,
+                                   unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, MUstream hStream,
+                                   void **kernelParams);
+MUresult muLaunchHostFunc(MUstream hStream, MUhostFn fn, void *userData);
+
+MUresult muCtxGetApiVersion(MUcontext ctx, unsigned int *version);
+MUresult muCtxGetLimit(size_t *pvalue, MUlimit limit);
+MUresult muCtxSetLimit(MUlimit limit, size_t value);
+MUresult muCtxGetCacheConfig(MUfunc_cache *pconfig);
+MUresult muCtxSetCacheConfig(MUfunc_cache config);
+MUresult muCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+MUresult muDeviceGetUuid(MUuuid *uuid, MUdevice dev);
+MUresult muDeviceGetPCIBusId(char *pciBusId, int len, MUdevice dev);
+MUresult muDeviceGetByPCIBusId(MUdevice *dev, const char *pciBusId);
+MUresult muDeviceCanAccessPeer(int *canAccessPeer, MUdevice dev, MUdevice peerDev);
+
 MUresult muStreamCreate(MUstream *phStream, unsigned int Flags);
+MUresult muStreamCreateWithPriority(MUstream *phStream, unsigned int flags, int priority);
+MUresult muStreamGetPriority(MUstream hStream, int *priority);
+MUresult muStreamGetFlags(MUstream hStream, unsigned int *flags);
+MUresult muStreamWaitEvent(MUstream hStream, MUevent hEvent, unsigned int Flags);
+MUresult muStreamAddCallback(MUstream hStream, MUstreamCallback callback, void *userData,
+                             unsigned int flags);
 MUresult muStreamDestroy(MUstream hStream);
 MUresult muStreamSynchronize(MUstream hStream);
 MUresult muStreamQuery(MUstream hStream);

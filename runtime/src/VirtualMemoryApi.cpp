@@ -8,6 +8,8 @@
 // touches a mapping it has no access to, or writes a read-only one, faults with an illegal
 // address, as on a GPU.
 #include "Runtime.h"
+#include "backend/Backend.h"
+// After the runtime's headers: musa.h declares the runtime's C++ overloads too.
 #include "DriverShell.h"
 
 #include <fcntl.h>
@@ -92,9 +94,11 @@ Device *deviceOf(MUdeviceptr p, size_t size) {
   return d;
 }
 
+/// Enters the current context. The physical memory here is the simulator's: with the hardware
+/// backend (whose kernels run on the GPU) the calls are refused.
 bool entered(MUresult &r) {
   MUctx_st *ctx = nullptr;
-  r = enter(ctx);
+  r = musa::rt::backend::routing() ? MUSA_ERROR_NOT_SUPPORTED : enter(ctx);
   return r == MUSA_SUCCESS;
 }
 
@@ -168,8 +172,8 @@ MUresult muMemRelease(MUmemGenericAllocationHandle handle) {
 
 MUresult muMemAddressReserve(MUdeviceptr *ptr, size_t size, size_t alignment, MUdeviceptr addr,
                              unsigned long long flags) {
-  MUctx_st *ctx = nullptr;
-  if (MUresult r = enter(ctx))
+  MUresult r;
+  if (!entered(r))
     return r;
   if (!ptr || !size || size % Granularity || flags || (alignment & (alignment - 1)))
     return MUSA_ERROR_INVALID_VALUE;

@@ -1,16 +1,28 @@
 #!/bin/sh
 # hw-session20.sh OUT: the twentieth session's device run: tests/hardware/probes/virtual_memory.cu
-# (the driver API's virtual memory management), also in its two faulting modes. Results in
+# (the driver API's virtual memory management), also in its two faulting modes, and
+# tests/e2e/virtual_memory.mu and driver_calls.mu built as CUDA (musa -> cuda, mu* -> cu*, MU* -> CU*). Results in
 # OUT/results.txt.
 set -u
 out=$1
 mkdir -p "$out" /tmp/s20
+cuda() {
+  sed -e 's/musa/cuda/g' -e 's/MUSA/CUDA/g' -e 's/Musa/Cuda/g' -e 's/\bmu\([A-Z]\)/cu\1/g' \
+      -e 's/\bMU\([A-Za-z_]\)/CU\1/g' "$1" >"$2"
+}
+cuda tests/e2e/check.h /tmp/s20/check.h
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv
   nvcc -O2 -arch=sm_90 tests/hardware/probes/virtual_memory.cu -o /tmp/s20/vmm -lcuda 2>&1
   echo "== virtual_memory"; timeout 60 /tmp/s20/vmm; echo "rc=$?"
   for m in noaccess readonly; do
     echo "== virtual_memory $m"; timeout 60 /tmp/s20/vmm $m; echo "rc=$?"
+  done
+  for p in virtual_memory driver_calls; do
+    echo "== e2e $p"
+    cuda tests/e2e/$p.mu /tmp/s20/$p.cu
+    nvcc -O2 -arch=sm_90 -I /tmp/s20 /tmp/s20/$p.cu -o /tmp/s20/$p -lcuda 2>&1
+    CUDA_SIM_BACKEND=hw timeout 60 /tmp/s20/$p; echo "rc=$?"
   done
 } >"$out/results.txt" 2>&1
 cat "$out/results.txt"
