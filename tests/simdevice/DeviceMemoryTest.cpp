@@ -58,3 +58,48 @@ TEST(DeviceMemory, ReservationDoesNotCommitHostMemory) {
   mem.freeAll();
   EXPECT_EQ(mem.used(), 0u);
 }
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+TEST(DeviceMemory, MappingsLiveInReservationsAndFollowTheirRules) {
+  DeviceMemory mem(64 << 20);
+  const size_t g = 2 << 20;
+  int fd = memfd_create("device-memory-test", 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, off_t(2 * g)), 0);
+  auto *r = static_cast<char *>(mem.reserve(4 * g, g, 0));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(r) % g, 0u);
+  EXPECT_FALSE(mem.find(r).has_value());          // reserved is not allocated
+  void *a = mem.allocate(g);                      // allocations keep out of the reservation
+  EXPECT_TRUE(static_cast<char *>(a) >= r + 4 * g || static_cast<char *>(a) + g <= r);
+  EXPECT_FALSE(mem.map(r + 3 * g, 2 * g, fd, 0, 8)); // runs past the reservation's end
+  ASSERT_TRUE(mem.map(r, g, fd, 0, 8));
+  ASSERT_TRUE(mem.map(r + g, g, fd, g, 8));
+  EXPECT_FALSE(mem.map(r + g, g, fd, 0, 8)); // over a mapping
+  ASSERT_TRUE(mem.map(r + 3 * g, g, fd, 0, 8)); // the first half again, at another address
+  EXPECT_FALSE(mem.mappingAt(r + 2 * g).has_value());
+  EXPECT_FALSE(mem.mappingAt(r + 5)->read);
+  // Back-to-back mappings are one stretch to find(); a gap ends it.
+  EXPECT_EQ(mem.find(r + g + 7)->base, r);
+  EXPECT_EQ(mem.find(r + g + 7)->size, 2 * g);
+  EXPECT_FALSE(mem.protect(r, g / 2, true, true)); // part of a mapping
+  ASSERT_TRUE(mem.protect(r, 2 * g, true, true));
+  ASSERT_TRUE(mem.protect(r + 3 * g, g, true, false));
+  r[10] = 42;
+  EXPECT_EQ(r[3 * g + 10], 42); // the same physical page
+  EXPECT_FALSE(mem.unreserve(r, 4 * g)); // still mapped
+  EXPECT_FALSE(mem.unmap(r, g + g / 2));
+  EXPECT_TRUE(mem.unmap(r, 2 * g)); // two mappings at once
+  EXPECT_FALSE(mem.find(r).has_value());
+  EXPECT_TRUE(mem.unmap(r + 3 * g, g));
+  EXPECT_FALSE(mem.unreserve(r, 2 * g)); // not the whole reservation
+  EXPECT_TRUE(mem.unreserve(r, 4 * g));
+  EXPECT_EQ(mem.reserve(4 * g, g, reinterpret_cast<uintptr_t>(r)), r); // free again: the hint holds
+  EXPECT_TRUE(mem.charge(32 << 20));
+  EXPECT_FALSE(mem.charge(64 << 20));
+  EXPECT_EQ(mem.used(), (32u << 20) + g);
+  mem.uncharge(32 << 20);
+  close(fd);
+}
