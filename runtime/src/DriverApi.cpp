@@ -109,6 +109,14 @@ MUresult checkDevice(MUdevice dev) {
   return MUSA_SUCCESS;
 }
 
+MUresult deviceProperties(MUdevice dev, const void *out, musaDeviceProp &prop) {
+  if (MUresult r = checkDevice(dev))
+    return r;
+  if (!out)
+    return MUSA_ERROR_INVALID_VALUE;
+  return toResult(musaGetDeviceProperties(&prop, dev));
+}
+
 } // namespace musa::drv
 
 namespace {
@@ -278,25 +286,17 @@ MUresult muDeviceGet(MUdevice *device, int ordinal) {
 }
 
 MUresult muDeviceGetName(char *name, int len, MUdevice dev) {
-  if (MUresult r = checkDevice(dev))
-    return r;
-  if (!name || len <= 0)
-    return MUSA_ERROR_INVALID_VALUE;
   musaDeviceProp prop;
-  if (musaError_t e = musaGetDeviceProperties(&prop, dev))
-    return toResult(e);
+  if (MUresult r = deviceProperties(dev, len > 0 ? name : nullptr, prop))
+    return r;
   std::snprintf(name, size_t(len), "%s", prop.name);
   return MUSA_SUCCESS;
 }
 
 MUresult muDeviceTotalMem(size_t *bytes, MUdevice dev) {
-  if (MUresult r = checkDevice(dev))
-    return r;
-  if (!bytes)
-    return MUSA_ERROR_INVALID_VALUE;
   musaDeviceProp prop;
-  if (musaError_t e = musaGetDeviceProperties(&prop, dev))
-    return toResult(e);
+  if (MUresult r = deviceProperties(dev, bytes, prop))
+    return r;
   *bytes = prop.totalGlobalMem;
   return MUSA_SUCCESS;
 }

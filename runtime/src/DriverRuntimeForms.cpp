@@ -342,13 +342,9 @@ MUresult muCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
 }
 
 MUresult muDeviceGetUuid(MUuuid *uuid, MUdevice dev) {
-  if (MUresult r = checkDevice(dev))
-    return r;
-  if (!uuid)
-    return MUSA_ERROR_INVALID_VALUE;
   musaDeviceProp prop;
-  if (musaError_t e = musaGetDeviceProperties(&prop, dev))
-    return toResult(e);
+  if (MUresult r = deviceProperties(dev, uuid, prop))
+    return r;
   *uuid = prop.uuid;
   return MUSA_SUCCESS;
 }

@@ -11,6 +11,8 @@ MUresult toResult(musaError_t e);
 MUresult enter(MUctx_st *&ctx);
 /// MUSA_ERROR_INVALID_DEVICE unless `dev` names a device (NOT_INITIALIZED before muInit).
 MUresult checkDevice(MUdevice dev);
+/// Device `dev`'s properties for a query answering into `out` (null: INVALID_VALUE).
+MUresult deviceProperties(MUdevice dev, const void *out, musaDeviceProp &prop);
 
 /// A runtime call made in the calling thread's current context: the context's error if it
 /// has none (or a destroyed one), else the call's.
