@@ -649,6 +649,51 @@ typedef struct musaGraphEdgeData_st {
 #define musaStreamAddCaptureDependencies 0x0
 #define musaStreamSetCaptureDependencies 0x1
 
+/* ---- external memory ----------------------------------------------------------------------
+ * OpaqueFd: any file descriptor the host can map (a memfd, a file, a driver-API allocation
+ * exported with muMemExportToShareableHandle); importing it hands the descriptor to the
+ * runtime, which closes it when the external memory is destroyed. */
+typedef struct MUexternalMemory_st *musaExternalMemory_t;
+enum musaExternalMemoryHandleType {
+  musaExternalMemoryHandleTypeOpaqueFd = 1,
+  musaExternalMemoryHandleTypeOpaqueWin32 = 2,
+  musaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+  musaExternalMemoryHandleTypeD3D12Heap = 4,
+  musaExternalMemoryHandleTypeD3D12Resource = 5,
+  musaExternalMemoryHandleTypeD3D11Resource = 6,
+  musaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+  musaExternalMemoryHandleTypeNvSciBuf = 8
+};
+#define musaExternalMemoryDedicated 0x1
+struct musaExternalMemoryHandleDesc {
+  enum musaExternalMemoryHandleType type;
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciBufObject;
+  } handle;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct musaExternalMemoryBufferDesc {
+  unsigned long long offset;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct musaExternalMemoryMipmappedArrayDesc {
+  unsigned long long offset;
+  struct musaChannelFormatDesc formatDesc;
+  struct musaExtent extent;
+  unsigned int flags;
+  unsigned int numLevels;
+  unsigned int reserved[16];
+};
+
 /* ---- external semaphores ----------------------------------------------------------------
  * OpaqueFd: an eventfd (signal adds one, wait takes one). TimelineSemaphoreFd: a timeline
  * (signal sets the value, wait waits until it is reached) made by musaSimCreateSemaphoreFd,

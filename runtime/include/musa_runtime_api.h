@@ -495,6 +495,16 @@ musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node,
     const struct musaExternalSemaphoreWaitNodeParams *params);
 
+/* external memory (OpaqueFd only; mipmapped arrays over it: musaErrorNotSupported) */
+musaError_t musaImportExternalMemory(musaExternalMemory_t *extMem_out,
+                                     const struct musaExternalMemoryHandleDesc *memHandleDesc);
+musaError_t musaExternalMemoryGetMappedBuffer(void **devPtr, musaExternalMemory_t extMem,
+                                              const struct musaExternalMemoryBufferDesc *bufferDesc);
+musaError_t musaExternalMemoryGetMappedMipmappedArray(
+    musaMipmappedArray_t *mipmap, musaExternalMemory_t extMem,
+    const struct musaExternalMemoryMipmappedArrayDesc *mipmapDesc);
+musaError_t musaDestroyExternalMemory(musaExternalMemory_t extMem);
+
 /* external semaphores */
 musaError_t musaImportExternalSemaphore(musaExternalSemaphore_t *sem,
                                         const struct musaExternalSemaphoreHandleDesc *desc);

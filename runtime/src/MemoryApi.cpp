@@ -67,6 +67,10 @@ extern "C" musaError_t musaFree(void *devPtr) {
     if (!devPtr)
       return musaSuccess;
     auto where = Runtime::get().findDevicePointer(devPtr);
+    if (where && where->range.tag == ExternalAllocation) { // may start inside its first page
+      where->device->synchronize();
+      return freeExternalBuffer(*where->device, devPtr) ? musaSuccess : musaErrorInvalidValue;
+    }
     // Arrays have their own free; the device heap is freed only by kernels, as in CUDA.
     if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation ||
         where->range.tag == HeapAllocation)

@@ -43,8 +43,13 @@ enum AllocationTag : uint32_t {
   GraphAllocation = 5,  // made by a graph's memory allocation node
   PoolAllocation = 6,   // stream-ordered, from a memory pool (MemoryPool.h)
   HeapAllocation = 7,   // the device heap of malloc()/new in kernels (one range)
-  VirtualAllocation = 8 // a mapping of the driver API's muMemMap (VirtualMemoryApi.cpp)
+  VirtualAllocation = 8, // a mapping of the driver API's muMemMap (VirtualMemoryApi.cpp)
+  ExternalAllocation = 9 // a buffer mapped from external memory (ExternalMemoryApi.cpp)
 };
+
+class Device;
+/// musaFree of a buffer mapped from external memory: unmaps it; false if `p` is not one.
+bool freeExternalBuffer(Device &device, void *p);
 
 /// L2 persistence as CUDA reports it on every GPU since compute capability 8.0: up to three
 /// quarters of the L2 may be set aside for persisting accesses (musaLimitPersistingL2CacheSize,
