@@ -10,6 +10,7 @@
 #include "musa/jit/ObjectCache.h"
 #include "musa/sim/Timing.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -785,6 +786,33 @@ JitResult KernelJit::globalSize(std::string_view bitcode, std::string_view name,
   if (!global)
     return {"device variable '" + std::string(name) + "' not found"};
   size = size_t((*parsed)->getDataLayout().getTypeAllocSize(global->getValueType()));
+  return {};
+}
+
+JitResult KernelJit::kernelNames(std::string_view bitcode, std::vector<std::string> &out) {
+  llvm::LLVMContext context;
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "device image"),
+      context);
+  if (!parsed)
+    return {"device image: " + llvm::toString(parsed.takeError())};
+  // A kernel is what nvvm.annotations marks "kernel" or what has the PTX kernel convention.
+  llvm::SmallPtrSet<const llvm::Function *, 16> marked;
+  if (llvm::NamedMDNode *ann = (*parsed)->getNamedMetadata("nvvm.annotations"))
+    for (llvm::MDNode *node : ann->operands()) {
+      if (node->getNumOperands() < 2)
+        continue;
+      auto *fn = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(node->getOperand(0).get());
+      auto *kind = llvm::dyn_cast_or_null<llvm::MDString>(node->getOperand(1).get());
+      if (fn && kind && kind->getString() == "kernel")
+        if (auto *f = llvm::dyn_cast<llvm::Function>(fn->getValue()))
+          marked.insert(f);
+    }
+  out.clear();
+  for (const llvm::Function &f : **parsed)
+    if (!f.isDeclaration() &&
+        (marked.count(&f) || f.getCallingConv() == llvm::CallingConv::PTX_Kernel))
+      out.push_back(f.getName().str());
   return {};
 }
 

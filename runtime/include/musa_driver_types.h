@@ -649,6 +649,35 @@ typedef struct musaGraphEdgeData_st {
 #define musaStreamAddCaptureDependencies 0x0
 #define musaStreamSetCaptureDependencies 0x1
 
+/* ---- libraries (context-independent loading of device images) --------------------------- */
+typedef struct MUlib_st *musaLibrary_t;
+typedef struct MUkern_st *musaKernel_t; /* launches as its function: (const void *)kernel */
+enum musaJitOption {
+  musaJitMaxRegisters = 0,
+  musaJitThreadsPerBlock = 1,
+  musaJitWallTime = 2,
+  musaJitInfoLogBuffer = 3,
+  musaJitInfoLogBufferSizeBytes = 4,
+  musaJitErrorLogBuffer = 5,
+  musaJitErrorLogBufferSizeBytes = 6,
+  musaJitOptimizationLevel = 7,
+  musaJitFallbackStrategy = 10,
+  musaJitGenerateDebugInfo = 11,
+  musaJitLogVerbose = 12,
+  musaJitGenerateLineInfo = 13,
+  musaJitCacheMode = 14,
+  musaJitPositionIndependentCode = 30,
+  musaJitMinCtaPerSm = 31,
+  musaJitMaxThreadsPerBlock = 32,
+  musaJitOverrideDirectiveValues = 33
+};
+typedef enum musaJitOption musaJitOption;
+enum musaLibraryOption {
+  musaLibraryHostUniversalFunctionAndDataTable = 0,
+  musaLibraryBinaryIsPreserved = 1
+};
+typedef enum musaLibraryOption musaLibraryOption;
+
 /* ---- external memory ----------------------------------------------------------------------
  * OpaqueFd: any file descriptor the host can map (a memfd, a file, a driver-API allocation
  * exported with muMemExportToShareableHandle); importing it hands the descriptor to the

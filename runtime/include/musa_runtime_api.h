@@ -495,6 +495,32 @@ musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node,
     const struct musaExternalSemaphoreWaitNodeParams *params);
 
+/* libraries: device images (what the driver writes with --cuda-device-only or -fatbin)
+ * loaded without a context; their kernels launch with musaLaunchKernel((const void *)k, ...).
+ * JIT and library options are accepted and have no effect (images are compiled by the JIT). */
+musaError_t musaLibraryLoadData(musaLibrary_t *library, const void *code,
+                                musaJitOption *jitOptions, void **jitOptionsValues,
+                                unsigned int numJitOptions, musaLibraryOption *libraryOptions,
+                                void **libraryOptionValues, unsigned int numLibraryOptions);
+musaError_t musaLibraryLoadFromFile(musaLibrary_t *library, const char *fileName,
+                                    musaJitOption *jitOptions, void **jitOptionsValues,
+                                    unsigned int numJitOptions, musaLibraryOption *libraryOptions,
+                                    void **libraryOptionValues, unsigned int numLibraryOptions);
+musaError_t musaLibraryUnload(musaLibrary_t library);
+musaError_t musaLibraryGetKernel(musaKernel_t *pKernel, musaLibrary_t library, const char *name);
+musaError_t musaLibraryGetKernelCount(unsigned int *count, musaLibrary_t lib);
+musaError_t musaLibraryEnumerateKernels(musaKernel_t *kernels, unsigned int numKernels,
+                                        musaLibrary_t lib);
+musaError_t musaLibraryGetGlobal(void **dptr, size_t *bytes, musaLibrary_t library,
+                                 const char *name);
+musaError_t musaLibraryGetManaged(void **dptr, size_t *bytes, musaLibrary_t library,
+                                  const char *name);
+musaError_t musaLibraryGetUnifiedFunction(void **fptr, musaLibrary_t library, const char *symbol);
+/** The kernel handle of a kernel of the program (its host stub), as libraries give them. */
+musaError_t musaGetKernel(musaKernel_t *kernelPtr, const void *entryFuncAddr);
+musaError_t musaKernelSetAttributeForDevice(musaKernel_t kernel, enum musaFuncAttribute attr,
+                                            int value, int device);
+
 /* external memory (OpaqueFd only; mipmapped arrays over it: musaErrorNotSupported) */
 musaError_t musaImportExternalMemory(musaExternalMemory_t *extMem_out,
                                      const struct musaExternalMemoryHandleDesc *memHandleDesc);

@@ -272,8 +272,25 @@ void **FatBinaryRegistry::loadModule(const void *bytes, uint64_t size, std::stri
   image->isModule = true;
   // Relocatable or not, a module is linked on its own (as cuModuleLoadData links one image).
   image->loaded = true;
-  jit::JitResult result = jit::KernelJit::instance().load(image->bitcode, image->module);
+  // Its __managed__ variables get managed memory of their own, freed when it is unloaded.
+  image->managedScanned = true;
+  jit::JitResult result =
+      jit::KernelJit::instance().managedVariables(image->bitcode, image->managed);
+  for (size_t i = 0; result.ok() && i < image->managed.size(); ++i) {
+    const auto &var = image->managed[i];
+    void *storage = nullptr;
+    if (musaMallocManaged(&storage, std::max<size_t>(var.initial.size(), 1)) != musaSuccess) {
+      result.error = "no memory for __managed__ variable '" + var.name + "'";
+      break;
+    }
+    std::memcpy(storage, var.initial.data(), var.initial.size());
+    image->managedStorage[var.name] = storage;
+  }
+  if (result.ok())
+    result = jit::KernelJit::instance().load(image->bitcode, image->module, image->managedStorage);
   if (!result.ok()) {
+    for (auto &[name, storage] : image->managedStorage)
+      musaFree(storage);
     error = "device code does not compile: " + result.error;
     return nullptr;
   }
@@ -310,6 +327,31 @@ musaError_t FatBinaryRegistry::moduleFunction(void **handle, const char *name,
   functions_[function] = {image, name};
   image->functionHandles.emplace(name, std::move(token));
   return musaSuccess;
+}
+
+musaError_t FatBinaryRegistry::moduleKernelNames(void **handle, std::vector<std::string> &names) {
+  std::lock_guard lock(mutex_);
+  Image *image = liveModule(handle);
+  if (!image)
+    return musaErrorInvalidResourceHandle;
+  return jit::KernelJit::instance().kernelNames(image->bitcode, names).ok()
+             ? musaSuccess
+             : musaErrorInvalidKernelImage;
+}
+
+musaError_t FatBinaryRegistry::moduleManaged(void **handle, const char *name, void *&address,
+                                             size_t &size) {
+  std::lock_guard lock(mutex_);
+  Image *image = nullptr;
+  if (musaError_t e = namedInModule(handle, name, image))
+    return e;
+  for (const auto &var : image->managed)
+    if (var.name == name) {
+      address = image->managedStorage.at(var.name);
+      size = var.initial.size();
+      return musaSuccess;
+    }
+  return musaErrorInvalidValue;
 }
 
 musaError_t FatBinaryRegistry::moduleGlobal(void **handle, const char *name, void *&address,
@@ -349,6 +391,9 @@ musaError_t FatBinaryRegistry::unloadModule(void **handle) {
   image->unloaded = true;
   for (auto &[name, token] : image->functionHandles)
     functions_.erase(token.get());
+  for (auto &[name, storage] : image->managedStorage)
+    musaFree(storage); // waits for kernels still using it
+  image->managedStorage.clear();
   return musaSuccess;
 }
 

@@ -60,6 +60,10 @@ public:
   musaError_t moduleFunction(void **module, const char *name, const void *&function);
   /// A __device__/__constant__ variable of a module (same errors as moduleFunction).
   musaError_t moduleGlobal(void **module, const char *name, void *&address, size_t &size);
+  /// The names of the kernels a live module defines (musaLibraryEnumerateKernels).
+  musaError_t moduleKernelNames(void **module, std::vector<std::string> &names);
+  /// A live module's __managed__ variable `name` (musaErrorInvalidValue if it is not one).
+  musaError_t moduleManaged(void **module, const char *name, void *&address, size_t &size);
   /// Its function handles stop working (code stays loaded: launches may still run it).
   musaError_t unloadModule(void **module);
 

@@ -16,3 +16,7 @@ extern "C" __global__ void mixed(char tag, double scale, int *out) {
     atomicAdd(&counter, 1);
   }
 }
+
+// A __managed__ variable and a third kernel (the runtime's library test).
+__managed__ int tally;
+extern "C" __global__ void bump(int by) { atomicAdd(&tally, by); }

@@ -67,6 +67,8 @@ public:
 
   /// The size in bytes of the __device__ / __constant__ variable `name` of device bitcode.
   JitResult globalSize(std::string_view bitcode, std::string_view name, size_t &size);
+  /// The names of the kernels a device image defines, in the order it defines them.
+  JitResult kernelNames(std::string_view bitcode, std::vector<std::string> &out);
   /// Cache statistics of this process (objects: a module's variables, each kernel), for tests
   /// and the benchmark.
   unsigned compiledCount() const { return compiled_; }
