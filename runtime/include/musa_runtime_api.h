@@ -495,6 +495,25 @@ musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node,
     const struct musaExternalSemaphoreWaitNodeParams *params);
 
+/* batches (stream order for the batch as a whole, none within it; not on the legacy stream) */
+musaError_t musaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                 size_t count, struct musaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs, size_t numAttrs, musaStream_t stream);
+musaError_t musaMemcpy3DBatchAsync(size_t numOps, struct musaMemcpy3DBatchOp *opList,
+                                   unsigned long long flags, musaStream_t stream);
+musaError_t musaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                      struct musaMemLocation *prefetchLocs,
+                                      size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                      unsigned long long flags, musaStream_t stream);
+/** Discarded managed memory reads back indeterminate: here its whole pages are given back to
+ *  the host and read as zeros. */
+musaError_t musaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                     unsigned long long flags, musaStream_t stream);
+musaError_t musaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                struct musaMemLocation *prefetchLocs,
+                                                size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                unsigned long long flags, musaStream_t stream);
+
 /* libraries: device images (what the driver writes with --cuda-device-only or -fatbin)
  * loaded without a context; their kernels launch with musaLaunchKernel((const void *)k, ...).
  * JIT and library options are accepted and have no effect (images are compiled by the JIT). */

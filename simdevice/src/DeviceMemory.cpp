@@ -358,6 +358,27 @@ std::optional<DeviceMemory::Mapping> DeviceMemory::mappingAt(const void *p) cons
                  it->second.write};
 }
 
+bool DeviceMemory::discard(void *p, size_t size) {
+  std::lock_guard lock(mutex_);
+  auto it = live_.upper_bound(uintptr_t(p));
+  if (it == live_.begin())
+    return false;
+  --it;
+  uintptr_t start = uintptr_t(p);
+  if (it->second.parked || start + size > it->first + it->second.requested)
+    return false;
+  uintptr_t from = (start + PageSize - 1) / PageSize * PageSize;
+  uintptr_t to = (start + size) / PageSize * PageSize;
+  if (to <= from || it->second.foreign || it->second.mapped)
+    return true;
+  if (fd_ >= 0)
+    fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+              off_t(offsetOf(reinterpret_cast<void *>(from))), off_t(to - from));
+  else
+    madvise(reinterpret_cast<void *>(from), to - from, MADV_DONTNEED);
+  return true;
+}
+
 bool DeviceMemory::charge(size_t bytes) {
   std::lock_guard lock(mutex_);
   if (used_ + physical_ + bytes > capacity_)

@@ -74,6 +74,10 @@ public:
   };
   /// The mapping holding `p` (accessible or not), if any.
   std::optional<Mapping> mappingAt(const void *p) const;
+  /// Gives the whole pages inside [p, p+size) back to the host (they read as zeros after;
+  /// memory mapped from elsewhere keeps its contents). False unless the range lies in one
+  /// live allocation.
+  bool discard(void *p, size_t size);
   /// Physical memory made apart from the device range (muMemCreate) counts as used: charge()
   /// is false if `bytes` more do not fit in the capacity.
   bool charge(size_t bytes);
