@@ -493,6 +493,11 @@ struct musaMemLocation {
   enum musaMemLocationType type;
   int id;
 };
+/* What musaMemPoolExportPointer writes and musaMemPoolImportPointer reads (opaque). */
+struct musaMemPoolPtrExportData {
+  unsigned char reserved[64];
+};
+typedef struct musaMemPoolPtrExportData musaMemPoolPtrExportData;
 struct musaMemPoolProps {
   enum musaMemAllocationType allocType;
   enum musaMemAllocationHandleType handleTypes;

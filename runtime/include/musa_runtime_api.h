@@ -495,6 +495,19 @@ musaError_t musaGraphExecExternalSemaphoresWaitNodeSetParams(
     musaGraphExec_t exec, musaGraphNode_t node,
     const struct musaExternalSemaphoreWaitNodeParams *params);
 
+/* memory pools shared between processes: a pool made with musaMemHandleTypePosixFileDescriptor
+ * exports a descriptor of its device's memory; the importer's pool maps the pointers the
+ * exporter exports (musaFree / musaFreeAsync unmap them) and allocates nothing itself. */
+musaError_t musaMemPoolExportToShareableHandle(void *shareableHandle, musaMemPool_t memPool,
+                                               enum musaMemAllocationHandleType handleType,
+                                               unsigned int flags);
+musaError_t musaMemPoolImportFromShareableHandle(musaMemPool_t *memPool, void *shareableHandle,
+                                                 enum musaMemAllocationHandleType handleType,
+                                                 unsigned int flags);
+musaError_t musaMemPoolExportPointer(struct musaMemPoolPtrExportData *exportData, void *ptr);
+musaError_t musaMemPoolImportPointer(void **ptr, musaMemPool_t memPool,
+                                     struct musaMemPoolPtrExportData *exportData);
+
 /* batches (stream order for the batch as a whole, none within it; not on the legacy stream) */
 musaError_t musaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
                                  size_t count, struct musaMemcpyAttributes *attrs,

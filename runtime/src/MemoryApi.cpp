@@ -71,6 +71,10 @@ extern "C" musaError_t musaFree(void *devPtr) {
       where->device->synchronize();
       return freeExternalBuffer(*where->device, devPtr) ? musaSuccess : musaErrorInvalidValue;
     }
+    if (where && where->range.tag == PoolImportAllocation && where->range.base == devPtr) {
+      where->device->synchronize();
+      return where->device->memory().unmapForeign(devPtr) ? musaSuccess : musaErrorInvalidValue;
+    }
     // Arrays have their own free; the device heap is freed only by kernels, as in CUDA.
     if (!where || where->range.base != devPtr || where->range.tag == ArrayAllocation ||
         where->range.tag == HeapAllocation)

@@ -1,7 +1,8 @@
 // The stream-ordered allocator's pools (design in MemoryPool.h).
 #include "MemoryPool.h"
-
 #include "Runtime.h"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -64,12 +65,22 @@ MemoryPool *MemoryPools::create(const musaMemPoolProps &props) {
   return raw;
 }
 
+MemoryPool *MemoryPools::poolOf(const void *p) {
+  std::lock_guard lock(mutex_);
+  auto it = blocks_.find(p);
+  return it != blocks_.end() && it->second.state == State::InUse ? it->second.pool : nullptr;
+}
+
 bool MemoryPools::destroy(MemoryPool *pool) {
   std::lock_guard lock(mutex_);
   auto it = pools_.find(pool->id);
   if (it == pools_.end() || it->second.get() != pool || pool->destroyed || pool->isDefault)
     return false;
   pool->destroyed = true;
+  if (pool->importedFd >= 0) { // pointers it mapped stay until they are freed
+    close(pool->importedFd);
+    pool->importedFd = -1;
+  }
   if (current_ == pool)
     current_ = default_; // as CUDA: the device falls back to its default pool
   releaseCached(*pool, 0);

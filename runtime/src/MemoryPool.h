@@ -46,6 +46,9 @@ struct MemoryPool {
   uint64_t releaseThreshold = 0;
   uint64_t reservedCurrent = 0, reservedHigh = 0, usedCurrent = 0, usedHigh = 0;
   std::map<int, musaMemAccessFlags> peerAccess; // other devices' access (default: none)
+  /// Imported with musaMemPoolImportFromShareableHandle: the exporter's device memory (a
+  /// descriptor this pool owns), from which it maps exported pointers; it allocates nothing.
+  int importedFd = -1;
 };
 
 class MemoryPools {
@@ -61,6 +64,8 @@ public:
   MemoryPool *live(uint64_t id);
   /// A new pool with `props` (already validated).
   MemoryPool *create(const musaMemPoolProps &props);
+  /// The pool of the in-use allocation starting at `p`, or null.
+  MemoryPool *poolOf(const void *p);
   /// Destroys a live non-default pool: cached memory goes back now, outstanding allocations
   /// when they are freed. False if it is not a live user pool.
   bool destroy(MemoryPool *pool);

@@ -32,6 +32,8 @@ musaError_t allocateFrom(MemoryPool &pool, Device &poolDevice, void **out, size_
     return musaErrorInvalidResourceHandle;
   if (musaError_t e = poolDevice.stickyError())
     return e;
+  if (pool.importedFd >= 0)
+    return musaErrorInvalidValue; // an imported pool only maps what its exporter exported
   if (Capture::active(*stream))
     return captureAllocation(*stream, poolDevice, size, out);
   // The memory exists from this call on, so any later point in the stream may use it.
@@ -93,10 +95,15 @@ extern "C" musaError_t musaFreeAsync(void *devPtr, musaStream_t handle) {
     auto where = Runtime::get().findDevicePointer(devPtr);
     if (!where || where->range.base != devPtr ||
         (where->range.tag != PlainAllocation && where->range.tag != GraphAllocation &&
-         where->range.tag != PoolAllocation))
+         where->range.tag != PoolAllocation && where->range.tag != PoolImportAllocation))
       return musaErrorInvalidValue;
     Device *device = where->device;
     AllocationTag tag = AllocationTag(where->range.tag);
+    if (tag == PoolImportAllocation && !Capture::active(*stream)) {
+      // An imported pointer: unmapped when the stream gets here.
+      stream->device->submit(*stream, [device, devPtr] { device->memory().unmapForeign(devPtr); });
+      return musaSuccess;
+    }
     if (Capture::active(*stream)) {
       if (tag != GraphAllocation)
         return musaErrorInvalidValue; // a captured free needs memory the graph allocated

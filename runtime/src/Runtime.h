@@ -44,7 +44,8 @@ enum AllocationTag : uint32_t {
   PoolAllocation = 6,   // stream-ordered, from a memory pool (MemoryPool.h)
   HeapAllocation = 7,   // the device heap of malloc()/new in kernels (one range)
   VirtualAllocation = 8, // a mapping of the driver API's muMemMap (VirtualMemoryApi.cpp)
-  ExternalAllocation = 9 // a buffer mapped from external memory (ExternalMemoryApi.cpp)
+  ExternalAllocation = 9, // a buffer mapped from external memory (ExternalMemoryApi.cpp)
+  PoolImportAllocation = 10 // a pool allocation another pool exported (PoolSharingApi.cpp)
 };
 
 class Device;

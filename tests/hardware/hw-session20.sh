@@ -1,8 +1,8 @@
 #!/bin/sh
 # hw-session20.sh OUT: the twentieth session's device run: tests/hardware/probes/virtual_memory.cu
-# (the driver API's virtual memory management), also in its two faulting modes, and
-# tests/e2e/virtual_memory.mu, driver_calls.mu and batch_copies.mu built as CUDA (musa -> cuda,
-# mu* -> cu*, MU* -> CU*). Results in OUT/results.txt.
+# (the driver API's virtual memory management), also in its two faulting modes, and the e2e
+# programs virtual_memory, driver_calls, batch_copies and pool_sharing built as CUDA
+# (musa -> cuda, mu* -> cu*, MU* -> CU*). Results in OUT/results.txt.
 set -u
 out=$1
 mkdir -p "$out" /tmp/s20
@@ -18,7 +18,7 @@ cuda tests/e2e/check.h /tmp/s20/check.h
   for m in noaccess readonly; do
     echo "== virtual_memory $m"; timeout 60 /tmp/s20/vmm $m; echo "rc=$?"
   done
-  for p in virtual_memory driver_calls batch_copies; do
+  for p in virtual_memory driver_calls batch_copies pool_sharing; do
     echo "== e2e $p"
     cuda tests/e2e/$p.mu /tmp/s20/$p.cu
     nvcc -O2 -arch=sm_90 -I /tmp/s20 /tmp/s20/$p.cu -o /tmp/s20/$p -lcuda 2>&1
