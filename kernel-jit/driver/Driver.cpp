@@ -15,7 +15,8 @@
 // code, see MUSA_SIM_PTX_ARCH),
 // `-Xcompiler a,b` and `--compiler-options` (host code only), `-Xlinker`, `--std=`,
 // `--use_fast_math` (device code: contraction, reciprocal and approximate math, and
-// __USE_FAST_MATH__ defined), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
+// __USE_FAST_MATH__ defined), `--default-stream per-thread` (stream 0 is each host thread's
+// own stream), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
 // (dependency files, from the host pass, which sees every header the device pass does);
 // `-lineinfo`, `-G`, `--expt-relaxed-constexpr`, `--extended-lambda`, `-Xptxas`, `-ccbin`,
 // `-gencode`, `-maxrregcount` and the like change nothing here and are accepted.
@@ -219,6 +220,19 @@ bool parse(int argc, char **argv, Options &o, int &status) {
       std::string ignored;
       if (!value(ignored))
         return (status = usage((a + " needs an argument").c_str())), false;
+    } else if (a == "--default-stream" || a == "-default-stream" ||
+               a.rfind("--default-stream=", 0) == 0 || a.rfind("-default-stream=", 0) == 0) {
+      // nvcc's default stream: per-thread makes stream 0 each host thread's own stream
+      // (musa_runtime_api.h: MUSA_API_PER_THREAD_DEFAULT_STREAM); legacy and null are the default.
+      std::string kind;
+      if (a.find('=') != std::string::npos)
+        kind = a.substr(a.find('=') + 1);
+      else if (!value(kind))
+        return (status = usage((a + " needs legacy, null or per-thread").c_str())), false;
+      if (kind == "per-thread")
+        o.compileFlags.push_back("-DMUSA_API_PER_THREAD_DEFAULT_STREAM=1");
+      else if (kind != "legacy" && kind != "null")
+        return (status = usage((a + " takes legacy, null or per-thread").c_str())), false;
     } else if (a == "--use_fast_math" || a == "-use_fast_math") {
       // Device code only, as with nvcc: fused multiply-add, reciprocal and approximate math
       // allowed, and __USE_FAST_MATH__ defined (programs test it).

@@ -707,7 +707,28 @@ unsigned __musaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedM
 musaError_t __musaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
                                        void *stream);
 
+/** The per-thread default stream (nvcc's --default-stream per-thread, which the driver turns
+ *  into MUSA_API_PER_THREAD_DEFAULT_STREAM; CUDA_API_PER_THREAD_DEFAULT_STREAM defined before
+ *  the header does the same): stream 0 names the calling host thread's own stream, which does
+ *  not synchronise with other streams, in launches, copies and every call taking a stream,
+ *  and the synchronous copies and memsets run in it. A program compiled so makes the whole
+ *  process use it (CUDA decides per translation unit). musaStreamLegacy still names the
+ *  legacy stream. */
+void __musaSimUsePerThreadDefaultStream(void);
+
 #ifdef __cplusplus
+}
+#endif
+
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM) && !defined(MUSA_API_PER_THREAD_DEFAULT_STREAM)
+#define MUSA_API_PER_THREAD_DEFAULT_STREAM 1
+#endif
+#if defined(MUSA_API_PER_THREAD_DEFAULT_STREAM) && !defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define CUDA_API_PER_THREAD_DEFAULT_STREAM 1
+#endif
+#if defined(MUSA_API_PER_THREAD_DEFAULT_STREAM) && !defined(__MUSA_ARCH__)
+__attribute__((constructor)) static void __musa_sim_per_thread_default_stream(void) {
+  __musaSimUsePerThreadDefaultStream();
 }
 #endif
 

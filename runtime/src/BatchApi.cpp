@@ -16,7 +16,9 @@ using namespace musa::rt;
 
 namespace {
 
-bool legacyStream(musaStream_t s) { return s == nullptr || s == musaStreamLegacy; }
+bool legacyStream(musaStream_t s) {
+  return (s == nullptr && !Runtime::perThreadDefault()) || s == musaStreamLegacy;
+}
 
 /// attrsIdxs / prefetchLocIdxs: the first 0, each above the one before, the last below
 /// `count`, and no more entries than operations.

@@ -123,6 +123,8 @@ std::shared_ptr<Stream> Runtime::resolveStream(musaStream_t handle) {
   Device *current = currentDevice();
   if (!current)
     return nullptr;
+  if (handle == nullptr && perThreadDefault())
+    handle = musaStreamPerThread;
   if (handle == nullptr || handle == musaStreamLegacy)
     return current->legacyStreamHandle();
   if (handle == musaStreamPerThread) {
@@ -295,3 +297,19 @@ void Runtime::registerSymbolRange(char *base, size_t size) {
 }
 
 } // namespace musa::rt
+
+namespace {
+std::atomic<bool> perThreadDefaultStream{false};
+} // namespace
+
+bool musa::rt::Runtime::perThreadDefault() {
+  return perThreadDefaultStream.load(std::memory_order_relaxed);
+}
+
+namespace musa::rt::backend {
+bool perThreadDefaultStream() { return Runtime::perThreadDefault(); } // declared in Forward.h
+} // namespace musa::rt::backend
+
+extern "C" void __musaSimUsePerThreadDefaultStream(void) {
+  perThreadDefaultStream.store(true, std::memory_order_relaxed);
+}

@@ -337,6 +337,10 @@ public:
   /// stream, musaStreamPerThread the calling thread's own stream. Null if the handle is not a
   /// live stream.
   std::shared_ptr<Stream> resolveStream(musaStream_t handle);
+  /// --default-stream per-thread (__musaSimUsePerThreadDefaultStream, called before main by
+  /// the program's own constructor, so it does not create the runtime): stream 0 names the
+  /// per-thread stream.
+  static bool perThreadDefault();
   /// A live event, or null.
   std::shared_ptr<Event> resolveEvent(musaEvent_t handle);
 

@@ -63,9 +63,16 @@ private:
   void *runtime_ = nullptr, *driver_ = nullptr;
 };
 
-/// Arguments as the target spells them: musaStreamPerThread (-1 here) is CUDA's 0x2.
+/// Whether the program was built with --default-stream per-thread (Runtime.cpp).
+bool perThreadDefaultStream();
+
+/// Arguments as the target spells them: musaStreamPerThread (-1 here) is CUDA's 0x2, and so is
+/// stream 0 in a program built with --default-stream per-thread (synchronous calls, which
+/// name no stream, still reach the target's legacy stream).
 template <class T> T toTarget(T value) { return value; }
 inline musaStream_t toTarget(musaStream_t stream) {
+  if (stream == nullptr && perThreadDefaultStream())
+    stream = musaStreamPerThread;
   return stream == musaStreamPerThread ? reinterpret_cast<musaStream_t>(0x2) : stream;
 }
 
