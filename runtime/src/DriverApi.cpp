@@ -664,6 +664,9 @@ MUresult muMemGetAddressRange(MUdeviceptr *pbase, size_t *psize, MUdeviceptr dpt
   auto where = musa::rt::Runtime::get().findDevicePointer(ptr(dptr));
   if (!where || where->range.tag == musa::rt::SymbolAllocation)
     return MUSA_ERROR_NOT_FOUND;
+  // A virtual memory mapping is its own range (copies see mappings back to back as one).
+  if (auto mapping = where->device->memory().mappingAt(ptr(dptr)))
+    where->range.base = mapping->base, where->range.size = mapping->size;
   if (pbase)
     *pbase = MUdeviceptr(uintptr_t(where->range.base));
   if (psize)

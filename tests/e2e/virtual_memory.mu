@@ -125,6 +125,9 @@ int main() {
   CHECK_MU(muMemGetAddressRange(&base, &size, c + chunk + 12));
   printf("address range of a second chunk: offset %lld, %zu chunk(s)\n", (long long)(base - c),
          size / chunk);
+  if (!onHardware()) // the mapping itself (the probe asks what the GPU answers)
+    CHECK(base == c + chunk && size == chunk, "address range at %lld, %zu bytes",
+          (long long)(base - c), size);
   // The handle of a mapping, from any address in it.
   MUmemGenericAllocationHandle again = 0;
   CHECK_MU(muMemRetainAllocationHandle(&again, (void *)(a + chunk + 64)));
@@ -138,6 +141,9 @@ int main() {
   MUmemLocation loc = {MU_MEM_LOCATION_TYPE_DEVICE, 0};
   CHECK_MU(muMemGetAccess(&flags, &loc, a + 8));
   CHECK(flags == MU_MEM_ACCESS_FLAGS_PROT_READWRITE, "access %llu", flags);
+  free(ha_);
+  free(hb_);
+  free(hc_);
   for (MUdeviceptr p : {a, b, c}) {
     CHECK_MU(muMemUnmap(p, chunks * chunk));
     CHECK_MU(muMemAddressFree(p, chunks * chunk));
