@@ -774,12 +774,18 @@ JitResult KernelJit::lookupSymbol(const JitModule &module, std::string_view name
   return {};
 }
 
+/// A device image's bitcode, parsed whole (globalSize, kernelNames).
+static llvm::Expected<std::unique_ptr<llvm::Module>> parseImage(std::string_view bitcode,
+                                                                llvm::LLVMContext &context) {
+  return llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "device image"),
+      context);
+}
+
 JitResult KernelJit::globalSize(std::string_view bitcode, std::string_view name,
                                 size_t &size) {
   llvm::LLVMContext context;
-  auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "device image"),
-      context);
+  auto parsed = parseImage(bitcode, context);
   if (!parsed)
     return {"device image: " + llvm::toString(parsed.takeError())};
   llvm::GlobalVariable *global = (*parsed)->getGlobalVariable(llvm::StringRef(name), true);
@@ -791,9 +797,7 @@ JitResult KernelJit::globalSize(std::string_view bitcode, std::string_view name,
 
 JitResult KernelJit::kernelNames(std::string_view bitcode, std::vector<std::string> &out) {
   llvm::LLVMContext context;
-  auto parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "device image"),
-      context);
+  auto parsed = parseImage(bitcode, context);
   if (!parsed)
     return {"device image: " + llvm::toString(parsed.takeError())};
   // A kernel is what nvvm.annotations marks "kernel" or what has the PTX kernel convention.
