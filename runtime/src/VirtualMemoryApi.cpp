@@ -70,6 +70,30 @@ void dropIfUnused(Table &t, MUmemGenericAllocationHandle h) {
   t.handles.erase(it);
 }
 
+/// Forgets the mappings a device reset took away (musaDeviceReset frees the device's whole
+/// address range, reservations and mappings included; the physical allocations stay, held by
+/// their handles): their allocations are then released once no handle holds them either.
+/// Every call that reads or makes mappings prunes first, so an address mapped again after a
+/// reset never finds the old entry. Caller holds the table's lock.
+void pruneReset(Table &t) {
+  for (auto it = t.mappings.begin(); it != t.mappings.end();) {
+    const void *start = reinterpret_cast<const void *>(it->first);
+    Device *d = Runtime::get().deviceOwning(start);
+    auto m = d ? d->memory().mappingAt(start) : std::nullopt;
+    if (m && m->base == start) {
+      ++it;
+      continue;
+    }
+    MUmemGenericAllocationHandle h = it->second;
+    it = t.mappings.erase(it);
+    auto p = t.handles.find(h);
+    if (p != t.handles.end()) {
+      --p->second->mappings;
+      dropIfUnused(t, h);
+    }
+  }
+}
+
 /// A live handle (one whose references have not all been released), or null.
 Physical *live(Table &t, MUmemGenericAllocationHandle h) {
   auto it = t.handles.find(h);
@@ -162,6 +186,7 @@ MUresult muMemRelease(MUmemGenericAllocationHandle handle) {
     return r;
   Table &t = table();
   std::lock_guard lock(t.mutex);
+  pruneReset(t);
   Physical *p = live(t, handle);
   if (!p)
     return MUSA_ERROR_INVALID_VALUE;
@@ -205,6 +230,7 @@ MUresult muMemMap(MUdeviceptr ptr, size_t size, size_t offset,
     return MUSA_ERROR_INVALID_VALUE;
   Table &t = table();
   std::lock_guard lock(t.mutex);
+  pruneReset(t);
   Physical *p = live(t, handle);
   if (!p)
     return MUSA_ERROR_INVALID_HANDLE;
@@ -228,6 +254,7 @@ MUresult muMemUnmap(MUdeviceptr ptr, size_t size) {
     return MUSA_ERROR_INVALID_VALUE;
   Table &t = table();
   std::lock_guard lock(t.mutex);
+  pruneReset(t);
   // The mappings it covers, whole, before they go (unmap() checks the range is made of them).
   std::vector<uintptr_t> starts;
   for (auto it = t.mappings.lower_bound(uintptr_t(ptr));
@@ -328,6 +355,7 @@ MUresult muMemRetainAllocationHandle(MUmemGenericAllocationHandle *handle, void 
     return MUSA_ERROR_INVALID_VALUE;
   Table &t = table();
   std::lock_guard lock(t.mutex);
+  pruneReset(t);
   auto it = t.mappings.find(uintptr_t(m->base));
   if (it == t.mappings.end())
     return MUSA_ERROR_INVALID_VALUE;

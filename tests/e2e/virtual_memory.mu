@@ -268,7 +268,38 @@ int main() {
     CHECK_MU(muMemRelease(hs));
   close(fd);
 
-  // 5. Last (the error is sticky): a kernel writing memory mapped read-only.
+  // 5. A device reset frees the device's address range, mappings included; the physical
+  // allocation stays until its handle is released, then its memory comes back.
+  if (!onHardware()) { // what a reset does to driver-API objects differs between drivers
+    size_t freeFirst = 0;
+    CHECK_MU(muMemGetInfo(&freeFirst, &total));
+    MUmemGenericAllocationHandle hz;
+    MUdeviceptr vz = 0;
+    CHECK_MU(muMemCreate(&hz, g, &prop, 0));
+    CHECK_MU(muMemAddressReserve(&vz, g, 0, 0, 0));
+    CHECK_MU(muMemMap(vz, g, 0, hz, 0));
+    CHECK_MU(muMemSetAccess(vz, g, &acc, 1));
+    CHECK_MU(muMemsetD32(vz, 5, g / 4));
+    CHECK_MUSA(musaDeviceReset());
+    CHECK_MU(muCtxSetCurrent(ctx));
+    EXPECT_MU(MUSA_ERROR_INVALID_VALUE, muMemUnmap(vz, g)); // the reset took it
+    MUdeviceptr vy = 0; // the same allocation mapped again after the reset
+    CHECK_MU(muMemAddressReserve(&vy, g, 0, 0, 0));
+    CHECK_MU(muMemMap(vy, g, 0, hz, 0));
+    CHECK_MU(muMemSetAccess(vy, g, &acc, 1));
+    CHECK_MU(muMemcpyDtoH(seen, vy + 400, 4));
+    CHECK(seen[0] == 5, "the allocation after a reset reads %u", seen[0]);
+    CHECK_MU(muMemUnmap(vy, g));
+    CHECK_MU(muMemAddressFree(vy, g));
+    CHECK_MU(muMemRelease(hz));
+    size_t freeReset = 0;
+    CHECK_MU(muMemGetInfo(&freeReset, &total));
+    CHECK(freeReset == freeFirst, "after a reset and a release %zu bytes stay charged",
+          freeFirst - freeReset);
+    printf("device reset: mapping gone, allocation kept (reads %u), memory back\n", seen[0]);
+  }
+
+  // 6. Last (the error is sticky): a kernel writing memory mapped read-only.
   MUmemGenericAllocationHandle hr;
   MUdeviceptr ro = 0;
   CHECK_MU(muMemCreate(&hr, g, &prop, 0));
