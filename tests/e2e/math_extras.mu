@@ -1,5 +1,6 @@
 // Device functions public programs call that the math library covers separately: norms of
 // arrays and of 3/4 values and their reciprocals, modified Bessel functions of orders 0 and 1,
+// Bessel functions of the first and second kind (j0, j1, jn, y0, y1, yn, float and double),
 // and the cache-hinted loads and stores (__ldlu, __ldcv, __stwt, ...), against host values.
 #include "check.h"
 #include <cmath>
@@ -17,6 +18,16 @@ __global__ void extras(const float *in, float *out, double *dout) {
   __stwt(out + 8 * i + 7, x);
   dout[2 * i] = cyl_bessel_i0((double)x * 8);
   dout[2 * i + 1] = cyl_bessel_i1(-(double)x * 8);
+}
+
+__global__ void bessel(const double *x, double *d, float *f) {
+  int i = threadIdx.x;
+  double v = x[i];
+  float w = float(v);
+  double *o = d + 6 * i;
+  float *p = f + 6 * i;
+  o[0] = j0(v), o[1] = j1(v), o[2] = jn(3, v), o[3] = y0(v), o[4] = y1(v), o[5] = yn(2, v);
+  p[0] = j0f(w), p[1] = j1f(w), p[2] = jnf(3, w), p[3] = y0f(w), p[4] = y1f(w), p[5] = ynf(2, w);
 }
 
 static double besselI(int order, double x) { // the series, long enough for |x| <= 40
@@ -66,5 +77,36 @@ int main() {
     CHECK(close(d[2 * i + 1], besselI(1, -x * 8), 1e-13), "cyl_bessel_i1(%g): %.17g", -x * 8,
           d[2 * i + 1]);
   }
+
+  // Bessel functions of the first and second kind at 0.3 ... 19.5, against the host's.
+  double bx[n], *dbx, *dbd;
+  float *dbf;
+  for (int i = 0; i < n; ++i)
+    bx[i] = 0.3 + 0.6 * i;
+  CHECK_MUSA(musaMalloc(&dbx, sizeof bx));
+  CHECK_MUSA(musaMalloc(&dbd, 6 * n * sizeof(double)));
+  CHECK_MUSA(musaMalloc(&dbf, 6 * n * sizeof(float)));
+  CHECK_MUSA(musaMemcpy(dbx, bx, sizeof bx, musaMemcpyHostToDevice));
+  bessel<<<1, n>>>(dbx, dbd, dbf);
+  double bd[6 * n];
+  float bf[6 * n];
+  CHECK_MUSA(musaMemcpy(bd, dbd, sizeof bd, musaMemcpyDeviceToHost));
+  CHECK_MUSA(musaMemcpy(bf, dbf, sizeof bf, musaMemcpyDeviceToHost));
+  const char *names[6] = {"j0", "j1", "jn(3)", "y0", "y1", "yn(2)"};
+  for (int i = 0; i < n; ++i) {
+    double v = bx[i];
+    double want[6] = {j0(v), j1(v), jn(3, v), y0(v), y1(v), yn(2, v)};
+    for (int k = 0; k < 6; ++k) {
+      // Near a zero only an absolute error means anything; y0..yn grow large near 0.
+      CHECK(std::fabs(bd[6 * i + k] - want[k]) <= 1e-12 * (1 + std::fabs(want[k])),
+            "%s(%g): %.17g vs %.17g", names[k], v, bd[6 * i + k], want[k]);
+      CHECK(std::fabs(bf[6 * i + k] - want[k]) <= 2e-5 * (1 + std::fabs(want[k])),
+            "%sf(%g): %.9g vs %.17g", names[k], v, bf[6 * i + k], want[k]);
+    }
+  }
+  printf("j0(%g) = %.6f, yn(2, %g) = %.6f\n", bx[10], bd[60], bx[n - 1], bd[6 * (n - 1) + 5]);
+  CHECK_MUSA(musaFree(dbx));
+  CHECK_MUSA(musaFree(dbd));
+  CHECK_MUSA(musaFree(dbf));
   return finish("math_extras");
 }
