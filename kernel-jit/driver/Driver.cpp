@@ -18,8 +18,10 @@
 // __USE_FAST_MATH__ defined), `--default-stream per-thread` (stream 0 is each host thread's
 // own stream), `-M`/`-MM` (print dependencies), `-MD`/`-MMD`/`-MF`/`-MT`
 // (dependency files, from the host pass, which sees every header the device pass does);
-// `-lineinfo`, `-G`, `--expt-relaxed-constexpr`, `--extended-lambda`, `-Xptxas`, `-ccbin`,
-// `-gencode`, `-maxrregcount` and the like change nothing here and are accepted.
+// `--optimize N` is `-ON`; `-lineinfo`, `-G`, `--expt-relaxed-constexpr`, `--extended-lambda`,
+// `-Xptxas`, `-ccbin`, `-gencode`, `-code`, `-maxrregcount`, `--diag-suppress`, `-Xcudafe`,
+// `--cudart` and the rest of nvcc's options that change nothing here are accepted in all of
+// nvcc's spellings (NvccOptions.cpp).
 // `--cuda-device-only` (also `-fatbin`, `-cubin`, `--offload-device-only`) writes only the
 // device image (our fat binary, `x.fatbin` unless -o says), which the driver API's
 // muModuleLoad loads. `--mcc=PATH` (or MUSA_SIM_MCC, or a real MUSA toolkit's mcc found on
@@ -30,6 +32,7 @@
 #include "musa/jit/FatBinary.h"
 
 #include "DeviceLaunches.h"
+#include "NvccOptions.h"
 
 // DeviceLibraryBitcode: kernel-jit/devicelib compiled for NVPTX (kernel-jit/CMakeLists.txt).
 #include "DeviceLibraryBitcode.inc"
@@ -46,6 +49,8 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using musa::driver::classifyNvccOption;
+using musa::driver::IgnoredOption;
 
 namespace {
 
@@ -125,30 +130,6 @@ std::vector<std::string> splitCommas(const std::string &list) {
   return parts;
 }
 
-/// nvcc/mcc options that change nothing here and take no argument.
-bool isIgnoredFlag(const std::string &a) {
-  static const char *const flags[] = {
-      "-lineinfo", "--generate-line-info", "-G", "--device-debug", "--expt-relaxed-constexpr",
-      "-expt-relaxed-constexpr", "--expt-extended-lambda", "-expt-extended-lambda",
-      "--extended-lambda", "-extended-lambda", "-res-usage", "--resource-usage",
-      "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "-Wno-deprecated-declarations",
-      "--keep", "-keep", "--restrict", "-restrict", "-src-in-ptx", "--source-in-ptx"};
-  for (const char *f : flags)
-    if (a == f)
-      return true;
-  return a.rfind("--ptxas-options=", 0) == 0 || a.rfind("-maxrregcount=", 0) == 0 ||
-         a.rfind("--maxrregcount=", 0) == 0 || a.rfind("--generate-code=", 0) == 0 ||
-         a.rfind("-ftz=", 0) == 0 || a.rfind("-prec-div=", 0) == 0 ||
-         a.rfind("-prec-sqrt=", 0) == 0 || a.rfind("-fmad=", 0) == 0;
-}
-
-/// nvcc/mcc options that change nothing here and take an argument (`-Xptxas -v`).
-bool isIgnoredFlagWithValue(const std::string &a) {
-  return a == "-Xptxas" || a == "--ptxas-options" || a == "-maxrregcount" ||
-         a == "--maxrregcount" || a == "-ccbin" || a == "--compiler-bindir" || a == "-gencode" ||
-         a == "--generate-code" || a == "-Xnvlink" || a == "-t" || a == "--threads";
-}
-
 int usage(const char *message) {
   std::fprintf(stderr, "musa-sim-cc: error: %s\n", message);
   return 1;
@@ -213,13 +194,21 @@ bool parse(int argc, char **argv, Options &o, int &status) {
       o.compileOnly = true;
     } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" || a == "-lmusadevrt" ||
                a == "-lcudadevrt" ||
-               a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false" ||
-               isIgnoredFlag(a)) {
+               a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false") {
       // accepted for compatibility; see the file comment
-    } else if (isIgnoredFlagWithValue(a)) {
-      std::string ignored;
-      if (!value(ignored))
+    } else if (IgnoredOption nvcc = classifyNvccOption(argc, argv, i);
+               nvcc.kind != IgnoredOption::NotIgnored) {
+      if (nvcc.kind == IgnoredOption::MissingValue)
         return (status = usage((a + " needs an argument").c_str())), false;
+      i += nvcc.valueInNext;
+      if (!nvcc.clangFlag.empty())
+        o.compileFlags.push_back(nvcc.clangFlag);
+    } else if (a == "--optimize" || a == "-optimize" || a.rfind("--optimize=", 0) == 0 ||
+               a.rfind("-optimize=", 0) == 0) {
+      std::string level = a.find('=') != std::string::npos ? a.substr(a.find('=') + 1) : "";
+      if (level.empty() && !value(level))
+        return (status = usage((a + " needs a level").c_str())), false;
+      o.compileFlags.push_back("-O" + level); // nvcc's long spelling of -O
     } else if (a == "--default-stream" || a == "-default-stream" ||
                a.rfind("--default-stream=", 0) == 0 || a.rfind("-default-stream=", 0) == 0) {
       // nvcc's default stream: per-thread makes stream 0 each host thread's own stream

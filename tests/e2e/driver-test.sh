@@ -32,6 +32,23 @@ check "MUSA_SIM_PROFILE overrides" "NVIDIA H200 32 42" "$(MUSA_SIM_PROFILE=h200 
       --std=c++17 -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=5 \
       -o nvccstyle || fail=1
 check "nvcc spellings, sm_80 -> default mp_22" "MTT S4000 133 42" "$(./nvccstyle)"
+# The rest of what CMake and build scripts pass nvcc: `=` forms (CMake's
+# --generate-code=arch=...,code=[...]), nvcc's diagnostics options, tool-chain options.
+"$cc" --generate-code=arch=compute_90,code=[compute_90,sm_90] -gencode=arch=compute_80,code=sm_80 \
+      -code=sm_90 --gpu-code sm_90 -Xptxas=-v -Xnvlink=--verbose -Xfatbin -compress-all \
+      -Xcudafe --diag_suppress=esa_on_defaulted_function_ignored --diag-suppress 177 \
+      -diag-suppress=550,20012 -Werror all-warnings -Werror=reorder --cudart static \
+      -cudart=shared --allow-unsupported-compiler -forward-unknown-to-host-compiler \
+      --extended-lambda --keep --keep-dir . -split-compile 0 --dopt on --threads 2 \
+      --static-global-template-stub=false --ftz true -prec-div=false --optimize 2 \
+      --disable-warnings --display-error-number -Wno-deprecated-gpu-targets \
+      -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=5 \
+      -o nvccmore 2> nvccmore.err || fail=1
+check "more nvcc spellings" "MTT S4000 133 42" "$(./nvccmore)"
+check "more nvcc spellings, no complaint" "0" "$(grep -c 'unknown\|error' nvccmore.err)"
+"$cc" -Xptxas 2> nvccval.err; rc=$?
+check "nvcc option without its value refused" "1" "$([ $rc -ne 0 ] && echo 1 || echo 0)"
+check "nvcc option without its value reported" "1" "$(grep -c -- '-Xptxas needs an argument' nvccval.err)"
 "$cc" -arch mp_31 -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=1 \
       -o arch31b || fail=1
 check "-arch mp_31 -> S5000" "MTT S5000 33 42" "$(./arch31b)"
