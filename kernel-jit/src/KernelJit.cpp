@@ -368,6 +368,7 @@ const Builtin Builtins[] = {
     {sim::abi::CheckAddressFn, reinterpret_cast<void *>(&__musa_sim_check_address)},
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
     {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
+    {sim::abi::XorwowSkipFn, reinterpret_cast<void *>(&__musa_sim_xorwow_skip)},
     {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBfloat16)},
 };
 

@@ -160,6 +160,9 @@ inline constexpr const char *BarrierReduceFn = "__musa_sim_barrier_reduce";
 inline constexpr const char *ActiveMaskFn = "__musa_sim_active_mask";
 inline constexpr const char *NanosleepFn = "__musa_sim_nanosleep";
 inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
+/// The XORWOW generator's jump ahead (murand_kernel.h's murand_init and skipahead):
+/// void(u32 *state (its five xorshift words), u64 subsequence, u64 offset); no context.
+inline constexpr const char *XorwowSkipFn = "__musa_sim_xorwow_skip";
 /// A named block barrier (PTX `bar.sync a, b` / `bar.arrive a, b`, __barrier_sync_count):
 /// void(i32 id, i32 count (0: every thread of the block), i32 arriveOnly, ctx). Fibers only.
 inline constexpr const char *NamedBarrierFn = "__musa_sim_named_barrier";
@@ -309,6 +312,8 @@ uint32_t __musa_sim_active_mask(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_clock64(musa::sim::ThreadContext *ctx);
 uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
+/// XORWOW's xorshift words advanced by subsequence * 2^67 + offset steps (RandomSkip.cpp).
+void __musa_sim_xorwow_skip(uint32_t *v, uint64_t subsequence, uint64_t offset);
 /// %smid: the multiprocessor the block runs on (blocks dealt to them in turn, by linear
 /// index); %nsmid: the device's multiprocessors.
 uint32_t __musa_sim_smid(musa::sim::ThreadContext *ctx);
