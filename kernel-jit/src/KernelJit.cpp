@@ -369,6 +369,7 @@ const Builtin Builtins[] = {
     {sim::abi::MemAccessFn, reinterpret_cast<void *>(&__musa_sim_mem)},
     {sim::abi::RegionShuffleFn, reinterpret_cast<void *>(&__musa_sim_region_shuffle)},
     {sim::abi::XorwowSkipFn, reinterpret_cast<void *>(&__musa_sim_xorwow_skip)},
+    {sim::abi::Mrg32k3aSkipFn, reinterpret_cast<void *>(&__musa_sim_mrg32k3a_skip)},
     {"__truncdfbf2", reinterpret_cast<void *>(&truncDoubleToBfloat16)},
 };
 

@@ -12,6 +12,8 @@ typedef murandStateXORWOW curandState_t;
 typedef murandStateXORWOW curandState;
 typedef murandStatePhilox4_32_10 curandStatePhilox4_32_10;
 typedef murandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
+typedef murandStateMRG32k3a curandStateMRG32k3a;
+typedef murandStateMRG32k3a curandStateMRG32k3a_t;
 
 #define CURAND_2POW32_INV MURAND_2POW32_INV
 #define CURAND_2POW32_INV_DOUBLE MURAND_2POW32_INV_DOUBLE

@@ -1,18 +1,19 @@
 /* murand_kernel.h - random numbers in device code (muRAND's device API, CUDA's curand_kernel.h
  * one-to-one; curand_kernel.h gives the same under the curand names).
  *
- * Two generators, with the sequences of their CUDA counterparts: XORWOW (murandState, the
+ * Three generators, with the sequences of their CUDA counterparts: XORWOW (murandState, the
  * default; Marsaglia's xorshift with a Weyl sequence, period 2^192 - 2^32, subsequences 2^67
- * draws apart) and Philox4_32_10 (a counter-based generator; a subsequence is the counter's
- * upper 64 bits). murand_init(seed, subsequence, offset, &state) seeds either; a thread per
+ * draws apart), Philox4_32_10 (a counter-based generator; a subsequence is the counter's
+ * upper 64 bits) and MRG32k3a (L'Ecuyer's combined recurrence; subsequences 2^76 apart,
+ * skipahead_subsequence, and sequences 2^127 apart). murand_init(seed, subsequence, offset, &state) seeds either; a thread per
  * subsequence is the usual pattern. Distributions: murand (32 bits), murand4 (Philox),
  * murand_uniform[_double] in (0, 1], murand_uniform4 / uniform2_double (Philox),
  * murand_normal[_double] and murand_normal2/4[_double] (Box-Muller, the second value of a pair
  * kept in the state), murand_log_normal[2/4][_double], murand_poisson. skipahead(n, &state) and
  * skipahead_sequence(n, &state) jump ahead. The bit-exact sequences are those of the
  * generators and of the uniform and normal transforms; murand_poisson draws from the right
- * distribution but not CUDA's exact sequence. Not provided: MRG32k3a, MTGP32 and the Sobol
- * quasi-random generators.
+ * distribution but not CUDA's exact sequence. Not provided: MTGP32 and the Sobol quasi-random
+ * generators.
  */
 #ifndef MURAND_KERNEL_H_
 #define MURAND_KERNEL_H_
@@ -36,6 +37,9 @@
 extern "C" __host__ __device__ void __musa_sim_xorwow_skip(unsigned int *v,
                                                            unsigned long long subsequence,
                                                            unsigned long long offset);
+extern "C" __host__ __device__ void __musa_sim_mrg32k3a_skip(unsigned int *s1, unsigned int *s2,
+                                                             unsigned long long n,
+                                                             unsigned int shift);
 
 struct murandStateXORWOW {
   unsigned int d, v[5];
@@ -59,6 +63,16 @@ struct murandStatePhilox4_32_10 {
   double boxmuller_extra_double;
 };
 typedef struct murandStatePhilox4_32_10 murandStatePhilox4_32_10_t;
+
+struct murandStateMRG32k3a {
+  unsigned int s1[3];
+  unsigned int s2[3];
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct murandStateMRG32k3a murandStateMRG32k3a_t;
 
 /* ---- XORWOW ---------------------------------------------------------------------------- */
 
@@ -191,6 +205,67 @@ MURAND_QUALIFIERS uint4 murand4(murandStatePhilox4_32_10_t *state) {
   return make_uint4(all[s], all[s + 1], all[s + 2], all[s + 3]);
 }
 
+/* ---- MRG32k3a ----------------------------------------------------------------------------
+ * L'Ecuyer's combined recurrences s1' = 1403580 s1[1] - 810728 s1[0] (mod m1) and
+ * s2' = 527612 s2[2] - 1370589 s2[0] (mod m2); subsequences 2^76 draws apart, sequences
+ * 2^127. A draw is their difference in [1, m1]. */
+#define MURAND_MRG_M1 4294967087ull
+#define MURAND_MRG_M2 4294944443ull
+#define MURAND_MRG_NORM (2.3283065498378288e-10)
+
+MURAND_QUALIFIERS void skipahead(unsigned long long n, murandStateMRG32k3a_t *state) {
+  __musa_sim_mrg32k3a_skip(state->s1, state->s2, n, 0);
+}
+MURAND_QUALIFIERS void skipahead_subsequence(unsigned long long n, murandStateMRG32k3a_t *state) {
+  __musa_sim_mrg32k3a_skip(state->s1, state->s2, n, 76);
+}
+MURAND_QUALIFIERS void skipahead_sequence(unsigned long long n, murandStateMRG32k3a_t *state) {
+  __musa_sim_mrg32k3a_skip(state->s1, state->s2, n, 127);
+}
+
+MURAND_QUALIFIERS void murand_init(unsigned long long seed, unsigned long long subsequence,
+                                   unsigned long long offset, murandStateMRG32k3a_t *state) {
+  for (int i = 0; i < 3; ++i)
+    state->s1[i] = state->s2[i] = 12345u;
+  if (seed != 0ull) {
+    unsigned long long x1 = (unsigned int)seed ^ 0x55555555u;
+    unsigned long long x2 = (unsigned int)(seed >> 32) ^ 0xAAAAAAAAu;
+    state->s1[0] = (unsigned int)(x1 * 12345u % MURAND_MRG_M1);
+    state->s1[1] = (unsigned int)(x2 * 12345u % MURAND_MRG_M1);
+    state->s1[2] = (unsigned int)(x1 * 12345u % MURAND_MRG_M1);
+    state->s2[0] = (unsigned int)(x2 * 12345u % MURAND_MRG_M2);
+    state->s2[1] = (unsigned int)(x1 * 12345u % MURAND_MRG_M2);
+    state->s2[2] = (unsigned int)(x2 * 12345u % MURAND_MRG_M2);
+  }
+  if (subsequence)
+    skipahead_subsequence(subsequence, state);
+  if (offset)
+    skipahead(offset, state);
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.f;
+  state->boxmuller_extra_double = 0.;
+}
+
+/* One step; the draw in [1, m1]. */
+MURAND_QUALIFIERS double __murand_mrg32k3a(murandStateMRG32k3a_t *state) {
+  unsigned long long p1 =
+      (1403580ull * state->s1[1] + 810728ull * (MURAND_MRG_M1 - state->s1[0])) % MURAND_MRG_M1;
+  state->s1[0] = state->s1[1];
+  state->s1[1] = state->s1[2];
+  state->s1[2] = (unsigned int)p1;
+  unsigned long long p2 =
+      (527612ull * state->s2[2] + 1370589ull * (MURAND_MRG_M2 - state->s2[0])) % MURAND_MRG_M2;
+  state->s2[0] = state->s2[1];
+  state->s2[1] = state->s2[2];
+  state->s2[2] = (unsigned int)p2;
+  return p1 <= p2 ? double(p1) - double(p2) + double(MURAND_MRG_M1) : double(p1 - p2);
+}
+
+MURAND_QUALIFIERS unsigned int murand(murandStateMRG32k3a_t *state) {
+  return (unsigned int)(__murand_mrg32k3a(state) * 1.000000048662); /* (2^32 - 1) / m1 */
+}
+
 /* ---- Uniform ----------------------------------------------------------------------------- */
 
 MURAND_QUALIFIERS float __murand_uniform(unsigned int x) {
@@ -215,6 +290,12 @@ MURAND_QUALIFIERS double murand_uniform_double(murandStateXORWOW_t *state) {
   unsigned int x = murand(state);
   unsigned int y = murand(state);
   return __murand_uniform_double_hq(x, y);
+}
+MURAND_QUALIFIERS float murand_uniform(murandStateMRG32k3a_t *state) {
+  return (float)(__murand_mrg32k3a(state) * MURAND_MRG_NORM);
+}
+MURAND_QUALIFIERS double murand_uniform_double(murandStateMRG32k3a_t *state) {
+  return __murand_mrg32k3a(state) * MURAND_MRG_NORM;
 }
 /* One draw (32 bits of randomness), as CUDA's Philox form. */
 MURAND_QUALIFIERS double murand_uniform_double(murandStatePhilox4_32_10_t *state) {
@@ -271,6 +352,34 @@ MURAND_QUALIFIERS double2 __murand_normal_pair_double(murandStateXORWOW_t *state
 MURAND_QUALIFIERS double2 __murand_normal_pair_double(murandStatePhilox4_32_10_t *state) {
   uint4 x = murand4(state);
   return __murand_box_muller_double(x.x, x.y, x.z, x.w);
+}
+
+/* MRG32k3a's pairs come from its uniforms. */
+MURAND_QUALIFIERS float2 __murand_normal_pair(murandStateMRG32k3a_t *state) {
+  float x = murand_uniform(state);
+  float y = murand_uniform(state) * MURAND_2PI;
+  float s = sqrtf(-2.0f * logf(x));
+  float sn, cs;
+#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+  __sincosf(y, &sn, &cs);
+#else
+  sn = sinf(y);
+  cs = cosf(y);
+#endif
+  return make_float2(sn * s, cs * s);
+}
+MURAND_QUALIFIERS double2 __murand_normal_pair_double(murandStateMRG32k3a_t *state) {
+  double x = murand_uniform_double(state);
+  double y = murand_uniform_double(state) * 2.0;
+  double s = sqrt(-2.0 * log(x));
+  double sn, cs;
+#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+  sincospi(y, &sn, &cs);
+#else
+  sn = sin(y * MURAND_PI_DOUBLE);
+  cs = cos(y * MURAND_PI_DOUBLE);
+#endif
+  return make_double2(sn * s, cs * s);
 }
 
 template <class State> MURAND_QUALIFIERS float2 __murand_normal_pair(State *state) {
@@ -346,6 +455,7 @@ MURAND_QUALIFIERS double __murand_log_normal_double(State *state, double mean, d
   }
 __MURAND_DISTRIBUTIONS(murandStateXORWOW_t)
 __MURAND_DISTRIBUTIONS(murandStatePhilox4_32_10_t)
+__MURAND_DISTRIBUTIONS(murandStateMRG32k3a_t)
 #undef __MURAND_DISTRIBUTIONS
 
 MURAND_QUALIFIERS float4 murand_normal4(murandStatePhilox4_32_10_t *state) {
@@ -382,6 +492,9 @@ MURAND_QUALIFIERS unsigned int murand_poisson(murandStateXORWOW_t *state, double
   return __murand_poisson(state, lambda);
 }
 MURAND_QUALIFIERS unsigned int murand_poisson(murandStatePhilox4_32_10_t *state, double lambda) {
+  return __murand_poisson(state, lambda);
+}
+MURAND_QUALIFIERS unsigned int murand_poisson(murandStateMRG32k3a_t *state, double lambda) {
   return __murand_poisson(state, lambda);
 }
 MURAND_QUALIFIERS uint4 murand_poisson4(murandStatePhilox4_32_10_t *state, double lambda) {

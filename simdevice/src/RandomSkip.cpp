@@ -6,7 +6,10 @@
 // Those powers are squared once per process (for the offsets' bits and, from 2^67 on, the
 // subsequences'), and each, the first time a jump needs it, gets a table of its products with
 // every byte of a state, so applying it costs 20 lookups (CUDA ships the powers as constant
-// tables; here they are computed, in a few milliseconds).
+// tables; here they are computed, in a few milliseconds). MRG32k3a's two components are linear
+// recurrences modulo primes, 3 x 3 matrices A1 and A2, and a jump of n * 2^shift steps (shift
+// 0 for skipahead, 76 for subsequences, 127 for sequences) is a product of their powers
+// A^(2^k) likewise.
 #include "musa/sim/KernelAbi.h"
 
 #include <array>
@@ -103,6 +106,59 @@ Jumps &jumps() {
 }
 
 } // namespace
+
+namespace {
+
+/// MRG32k3a: s1' = (1403580 s1[1] - 810728 s1[0]) mod m1 and s2' = (527612 s2[2] - 1370589
+/// s2[0]) mod m2, each shifted in after the state's other two words.
+constexpr uint64_t Mod1 = 4294967087u, Mod2 = 4294944443u;
+constexpr int MrgPowers = 127 + 64; // A^(2^k), k < 191: sequence jumps reach 2^(127 + 63)
+
+using Mat3 = std::array<std::array<uint64_t, 3>, 3>;
+
+Mat3 multiply(const Mat3 &a, const Mat3 &b, uint64_t m) {
+  Mat3 c{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      uint64_t sum = 0;
+      for (int k = 0; k < 3; ++k)
+        sum = (sum + a[i][k] * b[k][j] % m) % m;
+      c[i][j] = sum;
+    }
+  return c;
+}
+
+struct MrgPowersTable {
+  std::array<Mat3, MrgPowers> a1, a2;
+  MrgPowersTable() {
+    a1[0] = Mat3{{{0, 1, 0}, {0, 0, 1}, {Mod1 - 810728, 1403580, 0}}};
+    a2[0] = Mat3{{{0, 1, 0}, {0, 0, 1}, {Mod2 - 1370589, 0, 527612}}};
+    for (int k = 1; k < MrgPowers; ++k) {
+      a1[k] = multiply(a1[k - 1], a1[k - 1], Mod1);
+      a2[k] = multiply(a2[k - 1], a2[k - 1], Mod2);
+    }
+  }
+};
+
+void applyMod(const Mat3 &a, uint32_t *s, uint64_t m) {
+  uint64_t out[3];
+  for (int i = 0; i < 3; ++i)
+    out[i] = (a[i][0] * s[0] % m + a[i][1] * s[1] % m + a[i][2] * s[2] % m) % m;
+  for (int i = 0; i < 3; ++i)
+    s[i] = uint32_t(out[i]);
+}
+
+} // namespace
+
+extern "C" void __musa_sim_mrg32k3a_skip(uint32_t *s1, uint32_t *s2, uint64_t n,
+                                         uint32_t shift) {
+  static const MrgPowersTable *table = new MrgPowersTable; // never destroyed, as above
+  for (int k = 0; k < 64 && n >> k; ++k)
+    if (n >> k & 1 && k + shift < uint32_t(MrgPowers)) {
+      applyMod(table->a1[k + shift], s1, Mod1);
+      applyMod(table->a2[k + shift], s2, Mod2);
+    }
+}
 
 extern "C" void __musa_sim_xorwow_skip(uint32_t *v, uint64_t subsequence, uint64_t offset) {
   Jumps &j = jumps();

@@ -1,5 +1,5 @@
 // Random numbers in device code with CUDA's device API (curand_kernel.h; murand_kernel.h is the
-// same under muRAND's names): XORWOW and Philox4_32_10 give CUDA's exact sequences (values
+// same under muRAND's names): XORWOW, Philox4_32_10 and MRG32k3a give CUDA's exact sequences (values
 // below from CUDA 13's curand_kernel.h, its host path), including subsequences (2^67 draws
 // apart for XORWOW) and offsets; skipahead; then the distributions' moments over 2^16
 // threads, a Monte-Carlo estimate of pi, and murand's own names.
@@ -32,7 +32,30 @@ static const Case4 philox[] = {
     {1234, 0, 1000003, 1050891457u, {2151722766u, 2495936485u, 3485837076u, 200344772u}},
     {1234, 1, 0, 3507855656u, {1392278645u, 3354607383u, 253049307u, 118660703u}},
 };
+// MRG32k3a: the first two draws (subsequences 2^76 apart).
+static const Case mrg[] = {
+    {0, 0, 0, 545508615u, 1368065476u},
+    {1234, 1, 1000003, 813907796u, 117993375u},
+    {0, 123456789, 0, 3207637436u, 1224402679u},
+};
 constexpr int NX = sizeof(xorwow) / sizeof(xorwow[0]), NP = sizeof(philox) / sizeof(philox[0]);
+constexpr int NM = sizeof(mrg) / sizeof(mrg[0]);
+
+// MRG32k3a cases, then one draw after skipahead_sequence(3) and skipahead_subsequence(9).
+__global__ void mrgSequences(const Case *m, unsigned *out) {
+  int i = threadIdx.x;
+  curandStateMRG32k3a s;
+  if (i < NM) {
+    curand_init(m[i].seed, m[i].subsequence, m[i].offset, &s);
+    out[2 * i] = curand(&s);
+    out[2 * i + 1] = curand(&s);
+  } else if (i == NM) {
+    curand_init(5, 0, 0, &s);
+    skipahead_sequence(3ull, &s);
+    skipahead_subsequence(9ull, &s);
+    out[2 * NM] = curand(&s);
+  }
+}
 
 __global__ void sequences(const Case *x, const Case4 *p, unsigned *out, float *uniform) {
   int i = threadIdx.x;
@@ -129,7 +152,21 @@ int main() {
   CHECK(out[2 * NX + 5 * NP] == 3641088259u && out[2 * NX + 5 * NP + 1] == 3955682412u,
         "skipahead: %u %u", out[2 * NX + 5 * NP], out[2 * NX + 5 * NP + 1]);
   CHECK(std::fabs(u0 - 0.740219355f) < 1e-7f, "curand_uniform %.9g", u0); // 3179217846 / 2^32
-  printf("XORWOW and Philox sequences: %d + %d cases as CUDA's\n", NX, NP);
+  Case *dm;
+  CHECK_MUSA(musaMalloc(&dm, sizeof mrg));
+  CHECK_MUSA(musaMemcpy(dm, mrg, sizeof mrg, musaMemcpyHostToDevice));
+  mrgSequences<<<1, 32>>>(dm, dout);
+  CHECK_MUSA(musaDeviceSynchronize());
+  CHECK_MUSA(musaMemcpy(out, dout, (2 * NM + 1) * sizeof(unsigned), musaMemcpyDeviceToHost));
+  for (int i = 0; i < NM; ++i)
+    CHECK(out[2 * i] == mrg[i].first && out[2 * i + 1] == mrg[i].second,
+          "MRG32k3a seed %llu subsequence %llu offset %llu: %u %u, expected %u %u", mrg[i].seed,
+          mrg[i].subsequence, mrg[i].offset, out[2 * i], out[2 * i + 1], mrg[i].first,
+          mrg[i].second);
+  CHECK(out[2 * NM] == 2760578422u, "MRG32k3a after sequence and subsequence jumps: %u",
+        out[2 * NM]);
+  CHECK_MUSA(musaFree(dm));
+  printf("XORWOW, Philox and MRG32k3a sequences: %d + %d + %d cases as CUDA's\n", NX, NP, NM);
 
   const int blocks = 256, threads = 256, draws = 16;
   double *dsums, sums[6];

@@ -163,6 +163,8 @@ inline constexpr const char *GridSyncFn = "__musa_sim_grid_sync";
 /// The XORWOW generator's jump ahead (murand_kernel.h's murand_init and skipahead):
 /// void(u32 *state (its five xorshift words), u64 subsequence, u64 offset); no context.
 inline constexpr const char *XorwowSkipFn = "__musa_sim_xorwow_skip";
+/// MRG32k3a's jump: void(u32 s1[3], u32 s2[3], u64 n, u32 shift): n * 2^shift steps.
+inline constexpr const char *Mrg32k3aSkipFn = "__musa_sim_mrg32k3a_skip";
 /// A named block barrier (PTX `bar.sync a, b` / `bar.arrive a, b`, __barrier_sync_count):
 /// void(i32 id, i32 count (0: every thread of the block), i32 arriveOnly, ctx). Fibers only.
 inline constexpr const char *NamedBarrierFn = "__musa_sim_named_barrier";
@@ -314,6 +316,8 @@ uint64_t __musa_sim_globaltimer(musa::sim::ThreadContext *ctx);
 void __musa_sim_nanosleep(uint32_t ns, musa::sim::ThreadContext *ctx);
 /// XORWOW's xorshift words advanced by subsequence * 2^67 + offset steps (RandomSkip.cpp).
 void __musa_sim_xorwow_skip(uint32_t *v, uint64_t subsequence, uint64_t offset);
+/// MRG32k3a's two components advanced by n * 2^shift steps (RandomSkip.cpp).
+void __musa_sim_mrg32k3a_skip(uint32_t *s1, uint32_t *s2, uint64_t n, uint32_t shift);
 /// %smid: the multiprocessor the block runs on (blocks dealt to them in turn, by linear
 /// index); %nsmid: the device's multiprocessors.
 uint32_t __musa_sim_smid(musa::sim::ThreadContext *ctx);
