@@ -388,48 +388,39 @@ template <class State> MURAND_QUALIFIERS float2 __murand_normal_pair(State *stat
   return __murand_box_muller(x, y);
 }
 
-/* Pairs: the first now, the second kept for the next call. */
-template <class State> MURAND_QUALIFIERS float __murand_normal(State *state) {
-  if (state->boxmuller_flag != MURAND_EXTRA_NORMAL) {
-    float2 v = __murand_normal_pair(state);
-    state->boxmuller_extra = v.y;
-    state->boxmuller_flag = MURAND_EXTRA_NORMAL;
-    return v.x;
+/* Pairs: the first now, the second (through `f`) kept in the state for the next call, flagged
+ * with the kind of value it is. */
+template <class T, class Pair, class F>
+MURAND_QUALIFIERS T __murand_kept(int &flag, T &extra, int kind, Pair pair, F f) {
+  if (flag != kind) {
+    auto v = pair();
+    extra = f(v.y);
+    flag = kind;
+    return f(v.x);
   }
-  state->boxmuller_flag = 0;
-  return state->boxmuller_extra;
+  flag = 0;
+  return extra;
 }
-template <class State> MURAND_QUALIFIERS double __murand_normal_double(State *state) {
-  if (state->boxmuller_flag_double != MURAND_EXTRA_NORMAL) {
-    double2 v = __murand_normal_pair_double(state);
-    state->boxmuller_extra_double = v.y;
-    state->boxmuller_flag_double = MURAND_EXTRA_NORMAL;
-    return v.x;
-  }
-  state->boxmuller_flag_double = 0;
-  return state->boxmuller_extra_double;
+template <class State> MURAND_QUALIFIERS float __murand_normal(State *s) {
+  return __murand_kept(s->boxmuller_flag, s->boxmuller_extra, MURAND_EXTRA_NORMAL,
+                       [&] { return __murand_normal_pair(s); }, [](float x) { return x; });
 }
-template <class State>
-MURAND_QUALIFIERS float __murand_log_normal(State *state, float mean, float stddev) {
-  if (state->boxmuller_flag != MURAND_EXTRA_LOG_NORMAL) {
-    float2 v = __murand_normal_pair(state);
-    state->boxmuller_extra = expf(mean + stddev * v.y);
-    state->boxmuller_flag = MURAND_EXTRA_LOG_NORMAL;
-    return expf(mean + stddev * v.x);
-  }
-  state->boxmuller_flag = 0;
-  return state->boxmuller_extra;
+template <class State> MURAND_QUALIFIERS double __murand_normal_double(State *s) {
+  return __murand_kept(s->boxmuller_flag_double, s->boxmuller_extra_double, MURAND_EXTRA_NORMAL,
+                       [&] { return __murand_normal_pair_double(s); },
+                       [](double x) { return x; });
 }
 template <class State>
-MURAND_QUALIFIERS double __murand_log_normal_double(State *state, double mean, double stddev) {
-  if (state->boxmuller_flag_double != MURAND_EXTRA_LOG_NORMAL) {
-    double2 v = __murand_normal_pair_double(state);
-    state->boxmuller_extra_double = exp(mean + stddev * v.y);
-    state->boxmuller_flag_double = MURAND_EXTRA_LOG_NORMAL;
-    return exp(mean + stddev * v.x);
-  }
-  state->boxmuller_flag_double = 0;
-  return state->boxmuller_extra_double;
+MURAND_QUALIFIERS float __murand_log_normal(State *s, float mean, float stddev) {
+  return __murand_kept(s->boxmuller_flag, s->boxmuller_extra, MURAND_EXTRA_LOG_NORMAL,
+                       [&] { return __murand_normal_pair(s); },
+                       [&](float x) { return expf(mean + stddev * x); });
+}
+template <class State>
+MURAND_QUALIFIERS double __murand_log_normal_double(State *s, double mean, double stddev) {
+  return __murand_kept(s->boxmuller_flag_double, s->boxmuller_extra_double,
+                       MURAND_EXTRA_LOG_NORMAL, [&] { return __murand_normal_pair_double(s); },
+                       [&](double x) { return exp(mean + stddev * x); });
 }
 
 #define __MURAND_DISTRIBUTIONS(State)                                                          \

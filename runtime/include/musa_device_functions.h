@@ -193,30 +193,24 @@ __MUSA_DEV float cyl_bessel_i1f(float x) { return (float)__musa_bessel_i(1, x); 
 /* Bessel functions of the first and second kind (j0, j1, jn, y0, y1, yn and their float
  * forms): the host C library's, which device code binds to (kernel-jit's HostCallables.def);
  * declared here under other names because <math.h> declares them host-only. */
-__device__ double __musa_libm_j0(double) __asm__("j0");
-__device__ double __musa_libm_j1(double) __asm__("j1");
-__device__ double __musa_libm_jn(int, double) __asm__("jn");
-__device__ double __musa_libm_y0(double) __asm__("y0");
-__device__ double __musa_libm_y1(double) __asm__("y1");
-__device__ double __musa_libm_yn(int, double) __asm__("yn");
-__device__ float __musa_libm_j0f(float) __asm__("j0f");
-__device__ float __musa_libm_j1f(float) __asm__("j1f");
-__device__ float __musa_libm_jnf(int, float) __asm__("jnf");
-__device__ float __musa_libm_y0f(float) __asm__("y0f");
-__device__ float __musa_libm_y1f(float) __asm__("y1f");
-__device__ float __musa_libm_ynf(int, float) __asm__("ynf");
-__MUSA_DEV double j0(double x) { return __musa_libm_j0(x); }
-__MUSA_DEV double j1(double x) { return __musa_libm_j1(x); }
-__MUSA_DEV double jn(int n, double x) { return __musa_libm_jn(n, x); }
-__MUSA_DEV double y0(double x) { return __musa_libm_y0(x); }
-__MUSA_DEV double y1(double x) { return __musa_libm_y1(x); }
-__MUSA_DEV double yn(int n, double x) { return __musa_libm_yn(n, x); }
-__MUSA_DEV float j0f(float x) { return __musa_libm_j0f(x); }
-__MUSA_DEV float j1f(float x) { return __musa_libm_j1f(x); }
-__MUSA_DEV float jnf(int n, float x) { return __musa_libm_jnf(n, x); }
-__MUSA_DEV float y0f(float x) { return __musa_libm_y0f(x); }
-__MUSA_DEV float y1f(float x) { return __musa_libm_y1f(x); }
-__MUSA_DEV float ynf(int n, float x) { return __musa_libm_ynf(n, x); }
+#define __MUSA_LIBM_BESSEL(fn)                                                               \
+  __device__ double __musa_libm_##fn(double) __asm__(#fn);                                    \
+  __device__ float __musa_libm_##fn##f(float) __asm__(#fn "f");                               \
+  __MUSA_DEV double fn(double x) { return __musa_libm_##fn(x); }                              \
+  __MUSA_DEV float fn##f(float x) { return __musa_libm_##fn##f(x); }
+#define __MUSA_LIBM_BESSEL_N(fn)                                                             \
+  __device__ double __musa_libm_##fn(int, double) __asm__(#fn);                               \
+  __device__ float __musa_libm_##fn##f(int, float) __asm__(#fn "f");                          \
+  __MUSA_DEV double fn(int n, double x) { return __musa_libm_##fn(n, x); }                    \
+  __MUSA_DEV float fn##f(int n, float x) { return __musa_libm_##fn##f(n, x); }
+__MUSA_LIBM_BESSEL(j0)
+__MUSA_LIBM_BESSEL(j1)
+__MUSA_LIBM_BESSEL(y0)
+__MUSA_LIBM_BESSEL(y1)
+__MUSA_LIBM_BESSEL_N(jn)
+__MUSA_LIBM_BESSEL_N(yn)
+#undef __MUSA_LIBM_BESSEL
+#undef __MUSA_LIBM_BESSEL_N
 __MUSA_DEV float rhypotf(float x, float y) { return 1.0f / __builtin_hypotf(x, y); }
 __MUSA_DEV double rhypot(double x, double y) { return 1.0 / __builtin_hypot(x, y); }
 __MUSA_DEV float fdividef(float x, float y) { return x / y; }

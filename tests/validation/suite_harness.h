@@ -61,7 +61,8 @@ static bool near(double got, double want, double tol) {
   return std::fabs(got - want) <= tol * std::max(1.0, std::fabs(want));
 }
 
-static unsigned hash_u32(unsigned x) {
+// Host and device code both use it (test data made on the device, checked on the host).
+static __host__ __device__ unsigned hash_u32(unsigned x) {
   x ^= x >> 16;
   x *= 0x7feb352dU;
   x ^= x >> 15;
