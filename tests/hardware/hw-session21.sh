@@ -4,7 +4,7 @@
 # faulting modes) and e2e programs (virtual_memory, driver_calls, batch_copies, pool_sharing,
 # per_thread_stream) as CUDA, this session's device_random.mu and math_extras.mu as CUDA, and
 # the eighth timing suite (tests/validation/timing_novel.mu), run twice with 21 repeats.
-# Results in OUT/results.txt, OUT/novel.txt and OUT/novel_run2.txt.
+# Results in OUT/results.txt, OUT/novel.txt and OUT/novel_run2.txt (NOVEL_RUNS=1: one run).
 set -u
 out=$1
 b=/tmp/s21
@@ -38,6 +38,8 @@ wait
   done
 } >"$out/results.txt" 2>&1
 timeout 150 $b/tn 21 >"$out/novel.txt" 2>&1; echo "rc=$?" >>"$out/novel.txt"
-timeout 150 $b/tn 21 >"$out/novel_run2.txt" 2>&1; echo "rc=$?" >>"$out/novel_run2.txt"
+if [ "${NOVEL_RUNS:-2}" -gt 1 ]; then
+  timeout 150 $b/tn 21 >"$out/novel_run2.txt" 2>&1; echo "rc=$?" >>"$out/novel_run2.txt"
+fi
 nvidia-smi --query-gpu=name,clocks.sm --format=csv >>"$out/results.txt"
 tail -c 9000 "$out/results.txt"; tail -5 "$out/novel.txt"
