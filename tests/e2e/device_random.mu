@@ -109,7 +109,7 @@ __global__ void moments(double *sums, unsigned long long seed, int draws) {
   atomicAdd(sums + 5, d);
 }
 
-#ifdef MURAND_KERNEL_H_
+#ifdef __MUSA_SIM_ARCH__
 // muRAND's names (the simulator's header; CUDA has only the curand ones).
 __global__ void murandNames(unsigned *out) {
   murandState s;
@@ -188,7 +188,7 @@ int main() {
   CHECK(std::fabs(dmean) < 6e-3, "double normal mean %.5f", dmean);
   printf("2^20 draws: uniform mean %.3f, normal variance %.2f, pi %.2f\n", mean, nvar, pi);
 
-#ifdef MURAND_KERNEL_H_
+#ifdef __MUSA_SIM_ARCH__
   murandNames<<<1, 1>>>(dout);
   CHECK_MUSA(musaMemcpy(out, dout, sizeof(unsigned), musaMemcpyDeviceToHost));
   CHECK(out[0] == 3179217846u, "murand %u", out[0]);

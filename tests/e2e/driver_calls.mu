@@ -62,8 +62,12 @@ int main() {
   size_t pitch = 0;
   CHECK_MU(muMemAllocPitch(&d2, &pitch, W * sizeof(float), H, 4));
   CHECK(pitch >= W * sizeof(float) && pitch % 128 == 0, "pitch %zu", pitch);
-  CHECK(muMemAllocPitch(&d2, &pitch, 16, 2, 3) == MUSA_ERROR_INVALID_VALUE,
+  MUdeviceptr refused = 1;
+  size_t refusedPitch = 1;
+  CHECK(muMemAllocPitch(&refused, &refusedPitch, 16, 2, 3) == MUSA_ERROR_INVALID_VALUE,
         "element size 3 accepted");
+  CHECK(refused == 0 && refusedPitch == 0, "a refused muMemAllocPitch left %llu, %zu",
+        (unsigned long long)refused, refusedPitch); // the H100 clears both
   std::vector<float> host(W * H), back(W * H);
   for (int i = 0; i < W * H; ++i)
     host[i] = float(i);

@@ -186,6 +186,20 @@ int main() {
   EXPECT_MU(MUSA_ERROR_INVALID_VALUE, muMemAddressFree(v1, g / 2)); // part of a reservation
   MUdeviceptr vx = 0;
   EXPECT_MU(MUSA_ERROR_INVALID_VALUE, muMemAddressReserve(&vx, 4096, 0, 0, 0));
+  // A mapping starts at its allocation's start, in whole granules, within it: otherwise
+  // NOT_SUPPORTED, as the H100 answers (tests/hardware/session21/results.txt); flags: invalid.
+  CHECK_MU(muMemAddressReserve(&vx, 2 * g, 0, 0, 0));
+  EXPECT_MU(MUSA_ERROR_NOT_SUPPORTED, muMemMap(vx, g, g, h, 0));     // an offset
+  EXPECT_MU(MUSA_ERROR_NOT_SUPPORTED, muMemMap(vx, 4096, 0, h, 0));  // part of a granule
+  EXPECT_MU(MUSA_ERROR_NOT_SUPPORTED, muMemMap(vx, 2 * g, 0, h, 0)); // beyond the allocation
+  EXPECT_MU(MUSA_ERROR_INVALID_VALUE, muMemMap(vx, g, 0, h, 1));
+  CHECK_MU(muMemAddressFree(vx, 2 * g));
+  MUmemAllocationProp hostProp = prop; // the granularity is answered for the host too
+  hostProp.location.type = MU_MEM_LOCATION_TYPE_HOST;
+  size_t hostGranularity = 0;
+  CHECK_MU(muMemGetAllocationGranularity(&hostGranularity, &hostProp,
+                                         MU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  CHECK(hostGranularity == g, "host granularity %zu", hostGranularity);
   CHECK_MU(muMemRelease(h)); // the mappings keep it
   CHECK_MU(muMemcpyDtoH(seen, v1 + 4 * 4096, 4));
   CHECK(seen[0] == 1000 + 4096, "after release the mapping reads %u", seen[0]);

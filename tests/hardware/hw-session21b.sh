@@ -1,0 +1,33 @@
+#!/bin/sh
+# hw-session21b.sh OUT: the second device run of the twenty-first session: device_random.mu and
+# driver_calls.mu as CUDA again (after fixing the test's guard and its muMemAllocPitch reuse),
+# the probe tests/hardware/probes/per_thread_memcpy.cu (where per-thread default-stream code
+# waits for a held blocking stream), and the novel suite once more for run-to-run spread.
+set -u
+out=$1
+b=/tmp/s21b
+mkdir -p "$out" $b
+cuda() {
+  sed -e 's/musa/cuda/g' -e 's/MUSA/CUDA/g' -e 's/Musa/Cuda/g' -e 's/\bmu\([A-Z]\)/cu\1/g' \
+      -e 's/\bMU\([A-Za-z_]\)/CU\1/g' "$1" >"$2"
+}
+cuda tests/e2e/check.h $b/check.h
+nvcc -O2 -arch=sm_90 -x cu -I tests/validation/cuda tests/validation/timing_novel.mu -o $b/tn \
+  >$b/tn.log 2>&1 &
+nvcc -O2 -arch=sm_90 --default-stream per-thread tests/hardware/probes/per_thread_memcpy.cu \
+  -o $b/ptm >$b/ptm.log 2>&1 &
+for p in driver_calls device_random; do
+  cuda tests/e2e/$p.mu $b/$p.cu
+  nvcc -O2 -arch=sm_90 -I $b $b/$p.cu -o $b/$p -lcuda >$b/$p.log 2>&1 &
+done
+wait
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv
+  cat $b/*.log
+  echo "== per_thread_memcpy"; timeout 30 $b/ptm; echo "rc=$?"
+  for p in driver_calls device_random; do
+    echo "== e2e $p"; CUDA_SIM_BACKEND=hw timeout 60 $b/$p; echo "rc=$?"
+  done
+} >"$out/results.txt" 2>&1
+timeout 120 $b/tn 21 >"$out/novel_run2.txt" 2>&1; echo "rc=$?" >>"$out/novel_run2.txt"
+cat "$out/results.txt"; tail -3 "$out/novel_run2.txt"
