@@ -35,6 +35,10 @@ int main() {
   int *d;
   CHECK_MUSA(musaMalloc(&d, sizeof(int)));
   CHECK_MUSA(musaMemset(d, 0, sizeof(int)));
+  // The kernel runs once first: CUDA loads a kernel at its first launch (lazy loading), which
+  // may wait for the whole context, held stream included: the H100 hung here without this.
+  setTo<<<1, 1>>>(d, 0);
+  CHECK_MUSA(musaDeviceSynchronize());
   CHECK_MUSA(musaLaunchHostFunc(blocking, holdUntilOpen, nullptr));
 
   musaEvent_t e;
