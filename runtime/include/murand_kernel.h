@@ -313,18 +313,33 @@ MURAND_QUALIFIERS double2 murand_uniform2_double(murandStatePhilox4_32_10_t *sta
 
 /* ---- Normal (Box-Muller) ----------------------------------------------------------------- */
 
+/* (r sin a, r cos a): the fast sine and cosine in device code, as CUDA's transform; for a
+ * double, of pi times `a`. */
+MURAND_QUALIFIERS float2 __murand_polar(float r, float a) {
+  float sn, cs;
+#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+  __sincosf(a, &sn, &cs);
+#else
+  sn = sinf(a);
+  cs = cosf(a);
+#endif
+  return make_float2(sn * r, cs * r);
+}
+MURAND_QUALIFIERS double2 __murand_polar_pi(double r, double a) {
+  double sn, cs;
+#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+  sincospi(a, &sn, &cs);
+#else
+  sn = sin(a * MURAND_PI_DOUBLE);
+  cs = cos(a * MURAND_PI_DOUBLE);
+#endif
+  return make_double2(sn * r, cs * r);
+}
+
 MURAND_QUALIFIERS float2 __murand_box_muller(unsigned int x, unsigned int y) {
   float u = x * MURAND_2POW32_INV + (MURAND_2POW32_INV / 2);
   float v = y * MURAND_2POW32_INV_2PI + (MURAND_2POW32_INV_2PI / 2);
-  float s = sqrtf(-2.0f * logf(u));
-  float sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
-  __sincosf(v, &sn, &cs);
-#else
-  sn = sinf(v);
-  cs = cosf(v);
-#endif
-  return make_float2(sn * s, cs * s);
+  return __murand_polar(sqrtf(-2.0f * logf(u)), v);
 }
 
 MURAND_QUALIFIERS double2 __murand_box_muller_double(unsigned int x0, unsigned int x1,
@@ -333,15 +348,7 @@ MURAND_QUALIFIERS double2 __murand_box_muller_double(unsigned int x0, unsigned i
   double u = zx * MURAND_2POW53_INV_DOUBLE + (MURAND_2POW53_INV_DOUBLE / 2.0);
   unsigned long long zy = (unsigned long long)y0 ^ ((unsigned long long)y1 << (53 - 32));
   double v = zy * (MURAND_2POW53_INV_DOUBLE * 2.0) + MURAND_2POW53_INV_DOUBLE;
-  double s = sqrt(-2.0 * log(u));
-  double sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
-  sincospi(v, &sn, &cs);
-#else
-  sn = sin(v * MURAND_PI_DOUBLE);
-  cs = cos(v * MURAND_PI_DOUBLE);
-#endif
-  return make_double2(sn * s, cs * s);
+  return __murand_polar_pi(sqrt(-2.0 * log(u)), v);
 }
 
 /* Four draws for a double pair: XORWOW draws one at a time, Philox takes a whole murand4. */
@@ -358,28 +365,12 @@ MURAND_QUALIFIERS double2 __murand_normal_pair_double(murandStatePhilox4_32_10_t
 MURAND_QUALIFIERS float2 __murand_normal_pair(murandStateMRG32k3a_t *state) {
   float x = murand_uniform(state);
   float y = murand_uniform(state) * MURAND_2PI;
-  float s = sqrtf(-2.0f * logf(x));
-  float sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
-  __sincosf(y, &sn, &cs);
-#else
-  sn = sinf(y);
-  cs = cosf(y);
-#endif
-  return make_float2(sn * s, cs * s);
+  return __murand_polar(sqrtf(-2.0f * logf(x)), y);
 }
 MURAND_QUALIFIERS double2 __murand_normal_pair_double(murandStateMRG32k3a_t *state) {
   double x = murand_uniform_double(state);
   double y = murand_uniform_double(state) * 2.0;
-  double s = sqrt(-2.0 * log(x));
-  double sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
-  sincospi(y, &sn, &cs);
-#else
-  sn = sin(y * MURAND_PI_DOUBLE);
-  cs = cos(y * MURAND_PI_DOUBLE);
-#endif
-  return make_double2(sn * s, cs * s);
+  return __murand_polar_pi(sqrt(-2.0 * log(x)), y);
 }
 
 template <class State> MURAND_QUALIFIERS float2 __murand_normal_pair(State *state) {
