@@ -46,10 +46,10 @@ struct Matrix {
     return out;
   }
   Matrix squared() const {
-    auto m = std::make_unique<Matrix>();
+    Matrix m;
     for (int j = 0; j < Bits; ++j)
-      m->column[j] = apply(column[j]);
-    return *m;
+      m.column[j] = apply(column[j]);
+    return m;
   }
 };
 

@@ -6,10 +6,7 @@
 set -u
 out=$1
 mkdir -p "$out" /tmp/s20
-cuda() {
-  sed -e 's/musa/cuda/g' -e 's/MUSA/CUDA/g' -e 's/Musa/Cuda/g' -e 's/\bmu\([A-Z]\)/cu\1/g' \
-      -e 's/\bMU\([A-Za-z_]\)/CU\1/g' "$1" >"$2"
-}
+. tests/hardware/as-cuda.sh
 cuda tests/e2e/check.h /tmp/s20/check.h
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv

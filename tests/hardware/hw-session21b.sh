@@ -8,10 +8,7 @@ set -u
 out=$1
 b=/tmp/s21b
 mkdir -p "$out" $b
-cuda() {
-  sed -e 's/musa/cuda/g' -e 's/MUSA/CUDA/g' -e 's/Musa/Cuda/g' -e 's/\bmu\([A-Z]\)/cu\1/g' \
-      -e 's/\bMU\([A-Za-z_]\)/CU\1/g' "$1" >"$2"
-}
+. tests/hardware/as-cuda.sh
 cuda tests/e2e/check.h $b/check.h
 [ "${NOVEL:-1}" = 1 ] && nvcc -O2 -arch=sm_90 -x cu -I tests/validation/cuda \
   tests/validation/timing_novel.mu -o $b/tn >$b/tn.log 2>&1 &
