@@ -5,10 +5,9 @@
 // make following sources MUSA; `--offload-arch=mp_NN`, `--cuda-gpu-arch=mp_NN`, `-mtgpu`
 // choose the architecture (recorded in the fat binary; the runtime may pick its default
 // device profile from it); `-lmusart` and the device runtime's `-lmusadevrt`/`-lcudadevrt`
-// are accepted (libmusart has both), as are `-lcurand`/`-lmurand` (the device random-number
-// API is headers; its host API is not provided: a program calling it fails to link, naming
-// the functions); kernels may launch kernels (dynamic parallelism, with or
-// without -rdc: DeviceLaunches.h rewrites the launches for clang 19); `-rdc`, `-fgpu-rdc`
+// are accepted (libmusart has both); `-lcurand`/`-lmurand` link libmurand, the random-number
+// library's host API (its device API is headers); kernels may launch kernels (dynamic
+// parallelism, with or without -rdc: DeviceLaunches.h rewrites the launches for clang 19); `-rdc`, `-fgpu-rdc`
 // and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
 // such images of a program into one module, so a kernel may call a __device__ function
 // defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings work too: `-arch=`/
@@ -195,7 +194,7 @@ bool parse(int argc, char **argv, Options &o, int &status) {
       o.relocatable = true; // nvcc's -dc: -rdc=true -c
       o.compileOnly = true;
     } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" || a == "-lmusadevrt" ||
-               a == "-lcudadevrt" || a == "-lcurand" || a == "-lmurand" ||
+               a == "-lcudadevrt" ||
                a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false") {
       // accepted for compatibility; see the file comment
     } else if (IgnoredOption nvcc = classifyNvccOption(argc, argv, i);

@@ -22,6 +22,9 @@
 
 #define MURAND_QUALIFIERS static __host__ __device__ __forceinline__
 
+/* Device code computes the Box-Muller sines and cosines as CUDA's device code does (__sincosf,
+ * sincospi); with __MURAND_HOST_MATH defined (libmurand's generators) as its host code does. */
+
 /* 2^-32 and friends, as the transforms use them (the float forms round to nearest). */
 #define MURAND_2POW32_INV (2.3283064e-10f)
 #define MURAND_2POW32_INV_DOUBLE (2.3283064365386963e-10)
@@ -317,7 +320,7 @@ MURAND_QUALIFIERS double2 murand_uniform2_double(murandStatePhilox4_32_10_t *sta
  * double, of pi times `a`. */
 MURAND_QUALIFIERS float2 __murand_polar(float r, float a) {
   float sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+#if (defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)) && !defined(__MURAND_HOST_MATH)
   __sincosf(a, &sn, &cs);
 #else
   sn = sinf(a);
@@ -327,7 +330,7 @@ MURAND_QUALIFIERS float2 __murand_polar(float r, float a) {
 }
 MURAND_QUALIFIERS double2 __murand_polar_pi(double r, double a) {
   double sn, cs;
-#if defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)
+#if (defined(__MUSA_ARCH__) || defined(__CUDA_ARCH__)) && !defined(__MURAND_HOST_MATH)
   sincospi(a, &sn, &cs);
 #else
   sn = sin(a * MURAND_PI_DOUBLE);

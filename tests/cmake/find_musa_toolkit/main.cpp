@@ -1,4 +1,5 @@
 #include <musa.h>
+#include <murand.h>
 
 #include <cstdio>
 #include <cstring>
@@ -28,6 +29,17 @@ int main() {
       std::printf("FAIL memset\n");
       return 1;
     }
+  // The random-number library (MUSA::murand): XORWOW's first value for seed 1234 is cuRAND's.
+  murandGenerator_t gen = nullptr;
+  unsigned first = 0;
+  if (murandCreateGenerator(&gen, MURAND_RNG_PSEUDO_DEFAULT) != MURAND_STATUS_SUCCESS ||
+      murandSetPseudoRandomGeneratorSeed(gen, 1234) != MURAND_STATUS_SUCCESS ||
+      murandGenerate(gen, reinterpret_cast<unsigned *>(device), 64) != MURAND_STATUS_SUCCESS ||
+      musaMemcpy(&first, device, sizeof first, musaMemcpyDeviceToHost) != musaSuccess ||
+      murandDestroyGenerator(gen) != MURAND_STATUS_SUCCESS || first != 624778773u) {
+    std::printf("FAIL murand: first value %u\n", first);
+    return 1;
+  }
   musaFree(device);
   std::printf("find_musa_toolkit demo: MUSAToolkit %s works\n", TOOLKIT_VERSION);
   return 0;

@@ -1,0 +1,74 @@
+/* curand.h - murand.h under CUDA's names (curandCreateGenerator, CURAND_RNG_PSEUDO_DEFAULT,
+ * ...), for host code written against CUDA's random-number library: the same generators and
+ * sequences. Link with -lcurand (or -lmurand). */
+#ifndef MUSA_SIM_CURAND_H_
+#define MUSA_SIM_CURAND_H_
+
+#include "murand.h"
+
+typedef murandStatus_t curandStatus_t;
+typedef murandStatus_t curandStatus;
+typedef murandRngType_t curandRngType_t;
+typedef murandRngType_t curandRngType;
+typedef murandOrdering_t curandOrdering_t;
+typedef murandOrdering_t curandOrdering;
+typedef murandGenerator_t curandGenerator_t;
+typedef struct murandGenerator_st curandGenerator_st;
+
+#define CURAND_RNG_PSEUDO_DEFAULT MURAND_RNG_PSEUDO_DEFAULT
+#define CURAND_STATUS_TYPE_ERROR MURAND_STATUS_TYPE_ERROR
+#define CURAND_STATUS_OUT_OF_RANGE MURAND_STATUS_OUT_OF_RANGE
+#define CURAND_VER_MAJOR MURAND_VER_MAJOR
+#define CURAND_VER_MINOR MURAND_VER_MINOR
+#define CURAND_VER_PATCH MURAND_VER_PATCH
+#define CURAND_VERSION MURAND_VERSION
+#define CURAND_STATUS_SUCCESS MURAND_STATUS_SUCCESS
+#define CURAND_STATUS_VERSION_MISMATCH MURAND_STATUS_VERSION_MISMATCH
+#define CURAND_STATUS_NOT_INITIALIZED MURAND_STATUS_NOT_INITIALIZED
+#define CURAND_STATUS_ALLOCATION_FAILED MURAND_STATUS_ALLOCATION_FAILED
+#define CURAND_STATUS_LENGTH_NOT_MULTIPLE MURAND_STATUS_LENGTH_NOT_MULTIPLE
+#define CURAND_STATUS_DOUBLE_PRECISION_REQUIRED MURAND_STATUS_DOUBLE_PRECISION_REQUIRED
+#define CURAND_STATUS_LAUNCH_FAILURE MURAND_STATUS_LAUNCH_FAILURE
+#define CURAND_STATUS_PREEXISTING_FAILURE MURAND_STATUS_PREEXISTING_FAILURE
+#define CURAND_STATUS_INITIALIZATION_FAILED MURAND_STATUS_INITIALIZATION_FAILED
+#define CURAND_STATUS_ARCH_MISMATCH MURAND_STATUS_ARCH_MISMATCH
+#define CURAND_STATUS_INTERNAL_ERROR MURAND_STATUS_INTERNAL_ERROR
+#define CURAND_RNG_TEST MURAND_RNG_TEST
+#define CURAND_RNG_PSEUDO_XORWOW MURAND_RNG_PSEUDO_XORWOW
+#define CURAND_RNG_PSEUDO_MRG32K3A MURAND_RNG_PSEUDO_MRG32K3A
+#define CURAND_RNG_PSEUDO_MTGP32 MURAND_RNG_PSEUDO_MTGP32
+#define CURAND_RNG_PSEUDO_MT19937 MURAND_RNG_PSEUDO_MT19937
+#define CURAND_RNG_PSEUDO_PHILOX4_32_10 MURAND_RNG_PSEUDO_PHILOX4_32_10
+#define CURAND_RNG_QUASI_DEFAULT MURAND_RNG_QUASI_DEFAULT
+#define CURAND_RNG_QUASI_SOBOL32 MURAND_RNG_QUASI_SOBOL32
+#define CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 MURAND_RNG_QUASI_SCRAMBLED_SOBOL32
+#define CURAND_RNG_QUASI_SOBOL64 MURAND_RNG_QUASI_SOBOL64
+#define CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 MURAND_RNG_QUASI_SCRAMBLED_SOBOL64
+#define CURAND_ORDERING_PSEUDO_BEST MURAND_ORDERING_PSEUDO_BEST
+#define CURAND_ORDERING_PSEUDO_DEFAULT MURAND_ORDERING_PSEUDO_DEFAULT
+#define CURAND_ORDERING_PSEUDO_SEEDED MURAND_ORDERING_PSEUDO_SEEDED
+#define CURAND_ORDERING_PSEUDO_LEGACY MURAND_ORDERING_PSEUDO_LEGACY
+#define CURAND_ORDERING_PSEUDO_DYNAMIC MURAND_ORDERING_PSEUDO_DYNAMIC
+#define CURAND_ORDERING_QUASI_DEFAULT MURAND_ORDERING_QUASI_DEFAULT
+
+#define curandCreateGenerator murandCreateGenerator
+#define curandCreateGeneratorHost murandCreateGeneratorHost
+#define curandDestroyGenerator murandDestroyGenerator
+#define curandGetVersion murandGetVersion
+#define curandSetStream murandSetStream
+#define curandSetPseudoRandomGeneratorSeed murandSetPseudoRandomGeneratorSeed
+#define curandSetGeneratorOffset murandSetGeneratorOffset
+#define curandSetGeneratorOrdering murandSetGeneratorOrdering
+#define curandSetQuasiRandomGeneratorDimensions murandSetQuasiRandomGeneratorDimensions
+#define curandGenerateSeeds murandGenerateSeeds
+#define curandGenerate murandGenerate
+#define curandGenerateLongLong murandGenerateLongLong
+#define curandGenerateUniform murandGenerateUniform
+#define curandGenerateUniformDouble murandGenerateUniformDouble
+#define curandGenerateNormal murandGenerateNormal
+#define curandGenerateNormalDouble murandGenerateNormalDouble
+#define curandGenerateLogNormal murandGenerateLogNormal
+#define curandGenerateLogNormalDouble murandGenerateLogNormalDouble
+#define curandGeneratePoisson murandGeneratePoisson
+
+#endif /* MUSA_SIM_CURAND_H_ */
