@@ -40,23 +40,21 @@ double DeviceClock::place(Engine engine, double readyNs, double durationNs, doub
                           double share) {
   std::lock_guard lock(mutex_);
   int k = slot(engine);
-  double start;
-  if (k == 0) { // the compute engine: shares (compute_), not freeAt_[0]
-    start = placeShared(readyNs, durationNs, std::clamp(share, 1e-6, 1.0));
-  } else {
-    start = std::max(readyNs, freeAt_[k]);
-    freeAt_[k] = start + durationNs;
-  }
+  // A copy engine is all or nothing; either kind of engine takes an operation into the first
+  // gap from its ready time that holds it, so that two streams' operations interleave as their
+  // ready times say, whichever of their workers reached the clock first.
+  double start = place(k, readyNs, durationNs, k == 0 ? std::clamp(share, 1e-6, 1.0) : 1.0);
   if (startNs)
     *startNs = start;
   return start + durationNs;
 }
 
-double DeviceClock::placeShared(double readyNs, double durationNs, double share) {
+double DeviceClock::place(int k, double readyNs, double durationNs, double share) {
+  std::vector<Busy> &busy = busy_[k];
   // Candidate starts: the ready time and every later end of a recorded operation; the first
   // at which the shares in use, at every point of [start, start + duration), leave `share`.
-  std::vector<double> candidates{std::max(readyNs, computeFloor_)};
-  for (const Busy &b : compute_)
+  std::vector<double> candidates{std::max(readyNs, floor_[k])};
+  for (const Busy &b : busy)
     if (b.end > candidates[0])
       candidates.push_back(b.end);
   std::sort(candidates.begin(), candidates.end());
@@ -66,14 +64,14 @@ double DeviceClock::placeShared(double readyNs, double durationNs, double share)
     // (t, end) covers the interval.
     auto usedAt = [&](double x) {
       double used = 0;
-      for (const Busy &b : compute_)
+      for (const Busy &b : busy)
         if (b.start <= x && x < b.end)
           used += b.share;
       return used;
     };
     if (usedAt(t) + share > 1 + 1e-9)
       return false;
-    for (const Busy &b : compute_)
+    for (const Busy &b : busy)
       if (b.start > t && b.start < end && usedAt(b.start) + share > 1 + 1e-9)
         return false;
     return true;
@@ -85,13 +83,13 @@ double DeviceClock::placeShared(double readyNs, double durationNs, double share)
       break;
     }
   if (durationNs > 0)
-    compute_.push_back({start, start + durationNs, share});
-  if (compute_.size() > kComputeHistory) {
+    busy.push_back({start, start + durationNs, share});
+  if (busy.size() > kHistory) {
     // Forget the operation that ended first; nothing may start before it ended any more.
-    auto first = std::min_element(compute_.begin(), compute_.end(),
+    auto first = std::min_element(busy.begin(), busy.end(),
                                   [](const Busy &a, const Busy &b) { return a.end < b.end; });
-    computeFloor_ = std::max(computeFloor_, first->end);
-    compute_.erase(first);
+    floor_[k] = std::max(floor_[k], first->end);
+    busy.erase(first);
   }
   return start;
 }

@@ -138,6 +138,7 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
   // DRAM as the frames' footprint; loads hit L1 while the resident threads' frames fit in
   // what shared memory leaves of it, and go to L2 otherwise.
   double frameBytes = 0, localWarps = 0, localSectors = 0, localLines = 0;
+  double localLoadChains = 0; // local load warp accesses, divided by their load group
   for (const SiteStats &s : k.sites)
     if (s.info & abi::AccessLocal)
       frameBytes = std::max(frameBytes, double(s.localExtent));
@@ -167,6 +168,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
         localWarps += warps;
         if ((s.info & abi::AccessStore) || !framesFitL1)
           localSectors += warps * sectors, localLines += lines;
+        if (!(s.info & abi::AccessStore))
+          localLoadChains += warps / std::max(1u, s.info >> abi::AccessGroupShift);
         continue; // a local site has no shared-memory executions either
       }
       e.sectors += warps * sectors;
@@ -441,7 +444,12 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
     chainWaves =
         std::max(waves, ((waves - 1) * meanBlock + k.sampledLongestWarpChain) / meanWarp);
   }
-  const double memoryWaitCycles = waves * loadsPerWarp * loadLatency;
+  // Local loads wait as well: for L1 while the frames fit there, for L2 otherwise (a
+  // backtracking search's stack: each step reads the entry the last one wrote).
+  const double localLatency = framesFitL1 ? p.l1LatencyCycles : p.l2LatencyCycles;
+  const double localLoadsPerWarp = localLoadChains / (blocks * warpsPerBlock);
+  const double memoryWaitCycles =
+      waves * (loadsPerWarp * loadLatency + localLoadsPerWarp * localLatency);
   e.latencyCycles = chainWaves * chainPerWarp * p.dependentIssueCycles + memoryWaitCycles;
   e.barrierCycles = waves * barriersPerWarp * p.barrierCycles;
 

@@ -56,6 +56,27 @@ TEST(Timing, ComputeEngineSharedByKernelsThatFitTogether) {
   EXPECT_EQ(start, 15);
 }
 
+TEST(Timing, CopyEngineTakesAnOperationIntoAnEarlierGap) {
+  // Two streams' pipelines on one copy engine: stream A's copies wait for its kernels, so the
+  // engine idles between them; stream B's copy, reaching the clock after A's (its worker was
+  // slower), runs in such a gap, not after the last of A's.
+  DeviceClock clock(2);
+  double start = -1;
+  clock.place(Engine::CopyIn, 0, 10);
+  clock.place(Engine::CopyIn, 30, 10);
+  EXPECT_EQ(clock.place(Engine::CopyIn, 5, 10, &start), 20);
+  EXPECT_EQ(start, 10);
+  EXPECT_EQ(clock.place(Engine::CopyIn, 5, 10, &start), 30); // the rest of the gap
+  EXPECT_EQ(start, 20);
+  EXPECT_EQ(clock.place(Engine::CopyIn, 5, 10, &start), 50); // none left: after the last
+  EXPECT_EQ(start, 40);
+  // The same operations in the other order end at the same time.
+  DeviceClock other(2);
+  other.place(Engine::CopyIn, 5, 10);
+  other.place(Engine::CopyIn, 0, 10);
+  EXPECT_EQ(other.place(Engine::CopyIn, 30, 10), 40);
+}
+
 TEST(Timing, CurrentTimelineIsPerThreadAndScoped) {
   DeviceClock clock(1);
   Timeline outer, inner;

@@ -79,7 +79,8 @@ public:
   explicit DeviceClock(int asyncEngineCount) : copyEngines_(asyncEngineCount) {}
   /// Places an operation that may start at `readyNs`, lasts `durationNs` and takes `share`
   /// (0-1] of its engine: it starts at the first time from `readyNs` on at which the share is
-  /// free for its whole duration (copy engines: share 1). Returns the end time.
+  /// free for its whole duration (copy engines: share 1, so the first gap that holds it).
+  /// Returns the end time.
   double place(Engine engine, double readyNs, double durationNs, double *startNs = nullptr,
                double share = 1);
 
@@ -88,14 +89,13 @@ private:
     double start, end, share;
   };
   int slot(Engine engine) const;
-  double placeShared(double readyNs, double durationNs, double share);
+  double place(int slot, double readyNs, double durationNs, double share);
   std::mutex mutex_;
-  double freeAt_[3] = {0, 0, 0};
-  // The compute engine: its recent operations (at most kComputeHistory; older ones only
-  // hold back later operations through computeFloor_).
-  static constexpr size_t kComputeHistory = 256;
-  std::vector<Busy> compute_;
-  double computeFloor_ = 0;
+  // Each engine (compute, copies in, copies out): its recent operations (at most kHistory;
+  // older ones only hold back later operations through floor_).
+  static constexpr size_t kHistory = 256;
+  std::vector<Busy> busy_[3];
+  double floor_[3] = {0, 0, 0};
   int copyEngines_;
 };
 
