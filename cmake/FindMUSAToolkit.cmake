@@ -14,8 +14,8 @@
 # MUSAToolkit_ROOT_DIR, MUSAToolkit_BIN_DIR, MUSAToolkit_INCLUDE_DIRS,
 # MUSAToolkit_LIBRARY_DIR, MUSAToolkit_MCC_EXECUTABLE.
 # Imported targets: MUSA::musart (the runtime API, with its headers), MUSA::musa_driver
-# (libmusa, the driver API) and MUSA::murand (the random-number library, murand.h/curand.h)
-# where the toolkit has them.
+# (libmusa, the driver API), MUSA::murand (the random-number library, murand.h/curand.h) and
+# MUSA::mublas (the BLAS subset, mublas.h/cublas_v2.h) where the toolkit has them.
 
 set(_musatk_candidates ${MUSAToolkit_ROOT} $ENV{MUSAToolkit_ROOT} $ENV{MUSA_HOME}
     $ENV{MUSA_PATH} $ENV{MUSA_INSTALL_PATH})
@@ -36,9 +36,12 @@ find_library(MUSAToolkit_musart_LIBRARY musart PATHS "${MUSAToolkit_ROOT_DIR}/li
 find_library(MUSAToolkit_musa_LIBRARY musa PATHS "${MUSAToolkit_ROOT_DIR}/lib" NO_DEFAULT_PATH)
 find_library(MUSAToolkit_murand_LIBRARY murand PATHS "${MUSAToolkit_ROOT_DIR}/lib"
              NO_DEFAULT_PATH)
+find_library(MUSAToolkit_mublas_LIBRARY mublas PATHS "${MUSAToolkit_ROOT_DIR}/lib"
+             NO_DEFAULT_PATH)
 find_program(MUSAToolkit_MCC_EXECUTABLE mcc PATHS "${MUSAToolkit_ROOT_DIR}/bin" NO_DEFAULT_PATH)
 mark_as_advanced(MUSAToolkit_INCLUDE_DIR MUSAToolkit_musart_LIBRARY MUSAToolkit_musa_LIBRARY
-                 MUSAToolkit_murand_LIBRARY MUSAToolkit_MCC_EXECUTABLE)
+                 MUSAToolkit_murand_LIBRARY MUSAToolkit_mublas_LIBRARY
+                 MUSAToolkit_MCC_EXECUTABLE)
 
 if(MUSAToolkit_INCLUDE_DIR AND EXISTS "${MUSAToolkit_INCLUDE_DIR}/musa_runtime_api.h")
   file(STRINGS "${MUSAToolkit_INCLUDE_DIR}/musa_runtime_api.h" _musatk_version_line
@@ -75,10 +78,12 @@ if(MUSAToolkit_musa_LIBRARY AND NOT TARGET MUSA::musa_driver)
     IMPORTED_LOCATION "${MUSAToolkit_musa_LIBRARY}"
     INTERFACE_INCLUDE_DIRECTORIES "${MUSAToolkit_INCLUDE_DIRS}")
 endif()
-if(MUSAToolkit_murand_LIBRARY AND NOT TARGET MUSA::murand)
-  add_library(MUSA::murand SHARED IMPORTED)
-  set_target_properties(MUSA::murand PROPERTIES
-    IMPORTED_LOCATION "${MUSAToolkit_murand_LIBRARY}"
-    INTERFACE_INCLUDE_DIRECTORIES "${MUSAToolkit_INCLUDE_DIRS}"
-    INTERFACE_LINK_LIBRARIES MUSA::musart)
-endif()
+foreach(_musatk_lib murand mublas)
+  if(MUSAToolkit_${_musatk_lib}_LIBRARY AND NOT TARGET MUSA::${_musatk_lib})
+    add_library(MUSA::${_musatk_lib} SHARED IMPORTED)
+    set_target_properties(MUSA::${_musatk_lib} PROPERTIES
+      IMPORTED_LOCATION "${MUSAToolkit_${_musatk_lib}_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${MUSAToolkit_INCLUDE_DIRS}"
+      INTERFACE_LINK_LIBRARIES MUSA::musart)
+  endif()
+endforeach()

@@ -1,4 +1,5 @@
 #include <musa.h>
+#include <mublas.h>
 #include <murand.h>
 
 #include <cstdio>
@@ -38,6 +39,19 @@ int main() {
       musaMemcpy(&first, device, sizeof first, musaMemcpyDeviceToHost) != musaSuccess ||
       murandDestroyGenerator(gen) != MURAND_STATUS_SUCCESS || first != 624778773u) {
     std::printf("FAIL murand: first value %u\n", first);
+    return 1;
+  }
+  // The BLAS subset (MUSA::mublas): a dot product of 8 floats in device memory.
+  mublasHandle_t blas = nullptr;
+  float dot = -1.f, values[8];
+  for (int i = 0; i < 8; ++i)
+    values[i] = 0.5f * float(i);
+  if (musaMemcpy(device, values, sizeof values, musaMemcpyHostToDevice) != musaSuccess ||
+      mublasCreate(&blas) != MUBLAS_STATUS_SUCCESS ||
+      mublasSdot(blas, 8, reinterpret_cast<float *>(device), 1,
+                 reinterpret_cast<float *>(device), 1, &dot) != MUBLAS_STATUS_SUCCESS ||
+      mublasDestroy(blas) != MUBLAS_STATUS_SUCCESS || dot != 35.f) { // 0.25 * (0 + 1 + 4 + ... + 49)
+    std::printf("FAIL mublas: dot %g, want 35\n", dot);
     return 1;
   }
   musaFree(device);
