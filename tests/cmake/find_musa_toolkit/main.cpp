@@ -50,7 +50,8 @@ int main() {
       mublasCreate(&blas) != MUBLAS_STATUS_SUCCESS ||
       mublasSdot(blas, 8, reinterpret_cast<float *>(device), 1,
                  reinterpret_cast<float *>(device), 1, &dot) != MUBLAS_STATUS_SUCCESS ||
-      mublasDestroy(blas) != MUBLAS_STATUS_SUCCESS || dot != 35.f) { // 0.25 * (0 + 1 + 4 + ... + 49)
+      mublasDestroy(blas) != MUBLAS_STATUS_SUCCESS ||
+      dot != 35.f) { // 0.25 * (0 + 1 + 4 + ... + 49)
     std::printf("FAIL mublas: dot %g, want 35\n", dot);
     return 1;
   }
