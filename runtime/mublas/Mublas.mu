@@ -137,7 +137,9 @@ mublasStatus_t reduce(mublasHandle_t h, Reduce op, int n, const T *x, int incx, 
     return MUBLAS_STATUS_NOT_INITIALIZED;
   if (!result)
     return MUBLAS_STATUS_INVALID_VALUE;
-  if (n <= 0 || incx <= 0) { // BLAS: 0 for an empty vector or a non-positive increment
+  // BLAS: 0 for an empty vector, and for nrm2, asum, iamax and iamin a non-positive increment
+  // (dot walks a vector with a negative one from its far end).
+  if (n <= 0 || (op != Reduce::Dot && incx <= 0)) {
     if (h->pointerMode == MUBLAS_POINTER_MODE_HOST) {
       *result = R(0);
       return MUBLAS_STATUS_SUCCESS;

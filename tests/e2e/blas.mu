@@ -178,6 +178,12 @@ int main() {
     float *dx = toDevice(x), *dy = toDevice(y);
     float alpha = 3.f, dot = 0.f, nrm = 0.f, asum = 0.f;
     OK(cublasSdot(h, n, dx, 2, dy, 1, &dot));
+    float back = 0.f; // a negative increment walks from the far end: x reversed against y
+    OK(cublasSdot(h, n, dx, -2, dy, 1, &back));
+    double rev = 0;
+    for (int i = 0; i < n; ++i)
+      rev += double(x[2 * (n - 1 - i)]) * y[i];
+    CHECK(close(back, rev, 1e-5), "dot with incx -2: %g, want %g", back, rev);
     OK(cublasSnrm2(h, n, dy, 1, &nrm));
     OK(cublasSasum(h, n, dy, 1, &asum));
     double d = 0, q = 0, a = 0;
