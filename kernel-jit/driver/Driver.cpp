@@ -6,7 +6,9 @@
 // choose the architecture (recorded in the fat binary; the runtime may pick its default
 // device profile from it); `-lmusart` and the device runtime's `-lmusadevrt`/`-lcudadevrt`
 // are accepted (libmusart has both); `-lcurand`/`-lmurand` link libmurand, the random-number
-// library's host API (its device API is headers); kernels may launch kernels (dynamic
+// library's host API (its device API is headers), `-lcublas`/`-lmublas` libmublas, the BLAS
+// subset, their `_static` forms the same libraries; `-lcublasLt` and `-lculibos`, which
+// static cuBLAS links want, are accepted and add nothing; kernels may launch kernels (dynamic
 // parallelism, with or without -rdc: DeviceLaunches.h rewrites the launches for clang 19); `-rdc`, `-fgpu-rdc`
 // and `--relocatable-device-code=true` mark the device code relocatable: the runtime links all
 // such images of a program into one module, so a kernel may call a __device__ function
@@ -194,9 +196,13 @@ bool parse(int argc, char **argv, Options &o, int &status) {
       o.relocatable = true; // nvcc's -dc: -rdc=true -c
       o.compileOnly = true;
     } else if (a == "-mtgpu" || a == "-lmusart" || a == "-lcudart" || a == "-lmusadevrt" ||
-               a == "-lcudadevrt" ||
+               a == "-lcudadevrt" || a == "-lculibos" || a == "-lcublasLt" ||
+               a == "-lcublasLt_static" ||
                a == "-fno-gpu-rdc" || a == "-rdc=false" || a == "--relocatable-device-code=false") {
       // accepted for compatibility; see the file comment
+    } else if (a == "-lcublas_static" || a == "-lcurand_static" || a == "-lmublas_static" ||
+               a == "-lmurand_static") {
+      o.linkFlags.push_back(a.substr(0, a.size() - 7)); // the shared library: one build of each
     } else if (IgnoredOption nvcc = classifyNvccOption(argc, argv, i);
                nvcc.kind != IgnoredOption::NotIgnored) {
       if (nvcc.kind == IgnoredOption::MissingValue)

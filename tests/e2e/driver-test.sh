@@ -41,7 +41,8 @@ check "nvcc spellings, sm_80 -> default mp_22" "MTT S4000 133 42" "$(./nvccstyle
       -cudart=shared --allow-unsupported-compiler -forward-unknown-to-host-compiler \
       --extended-lambda --keep --keep-dir . -split-compile 0 --dopt on --threads 2 \
       --static-global-template-stub=false --ftz true -prec-div=false --optimize 2 \
-      --disable-warnings --display-error-number -Wno-deprecated-gpu-targets \
+      --disable-warnings --display-error-number -Wno-deprecated-gpu-targets -lcublas_static \
+      -lcublasLt -lculibos -lcurand_static -lcurand \
       -x musa "$src/driver_arch.cpp" "$src/driver_host.cpp" -DDRIVER_DEFINE=5 \
       -o nvccmore 2> nvccmore.err || fail=1
 check "more nvcc spellings" "MTT S4000 133 42" "$(./nvccmore)"
