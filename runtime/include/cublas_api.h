@@ -10,6 +10,8 @@ typedef mublasStatus_t cublasStatus_t;
 typedef mublasOperation_t cublasOperation_t;
 typedef mublasPointerMode_t cublasPointerMode_t;
 typedef mublasMath_t cublasMath_t;
+typedef mublasComputeType_t cublasComputeType_t;
+typedef mublasGemmAlgo_t cublasGemmAlgo_t;
 typedef mublasHandle_t cublasHandle_t;
 typedef struct mublasContext cublasContext;
 
@@ -36,6 +38,25 @@ typedef struct mublasContext cublasContext;
 #define CUBLAS_TENSOR_OP_MATH MUBLAS_TENSOR_OP_MATH
 #define CUBLAS_PEDANTIC_MATH MUBLAS_PEDANTIC_MATH
 #define CUBLAS_TF32_TENSOR_OP_MATH MUBLAS_TF32_TENSOR_OP_MATH
+#define CUBLAS_COMPUTE_16F MUBLAS_COMPUTE_16F
+#define CUBLAS_COMPUTE_16F_PEDANTIC MUBLAS_COMPUTE_16F_PEDANTIC
+#define CUBLAS_COMPUTE_32F MUBLAS_COMPUTE_32F
+#define CUBLAS_COMPUTE_32F_PEDANTIC MUBLAS_COMPUTE_32F_PEDANTIC
+#define CUBLAS_COMPUTE_32F_FAST_16F MUBLAS_COMPUTE_32F_FAST_16F
+#define CUBLAS_COMPUTE_32F_FAST_16BF MUBLAS_COMPUTE_32F_FAST_16BF
+#define CUBLAS_COMPUTE_32F_FAST_TF32 MUBLAS_COMPUTE_32F_FAST_TF32
+#define CUBLAS_COMPUTE_64F MUBLAS_COMPUTE_64F
+#define CUBLAS_COMPUTE_64F_PEDANTIC MUBLAS_COMPUTE_64F_PEDANTIC
+#define CUBLAS_COMPUTE_32I MUBLAS_COMPUTE_32I
+#define CUBLAS_COMPUTE_32I_PEDANTIC MUBLAS_COMPUTE_32I_PEDANTIC
+#define CUBLAS_GEMM_DFALT MUBLAS_GEMM_DFALT
+#define CUBLAS_GEMM_DEFAULT MUBLAS_GEMM_DEFAULT
+#define CUBLAS_GEMM_ALGO0 MUBLAS_GEMM_ALGO0
+#define CUBLAS_GEMM_ALGO23 MUBLAS_GEMM_ALGO23
+#define CUBLAS_GEMM_DEFAULT_TENSOR_OP MUBLAS_GEMM_DEFAULT_TENSOR_OP
+#define CUBLAS_GEMM_DFALT_TENSOR_OP MUBLAS_GEMM_DFALT_TENSOR_OP
+#define CUBLAS_GEMM_ALGO0_TENSOR_OP MUBLAS_GEMM_ALGO0_TENSOR_OP
+#define CUBLAS_GEMM_ALGO15_TENSOR_OP MUBLAS_GEMM_ALGO15_TENSOR_OP
 
 #define cublasCreate mublasCreate
 #define cublasCreate_v2 mublasCreate
@@ -63,6 +84,10 @@ typedef struct mublasContext cublasContext;
 #define cublasGetVectorAsync mublasGetVectorAsync
 #define cublasSetMatrixAsync mublasSetMatrixAsync
 #define cublasGetMatrixAsync mublasGetMatrixAsync
+#define cublasGemmEx mublasGemmEx
+#define cublasGemmStridedBatchedEx mublasGemmStridedBatchedEx
+#define cublasGemmBatchedEx mublasGemmBatchedEx
+#define cublasGetProperty mublasGetProperty
 #define cublasSaxpy mublasSaxpy
 #define cublasSaxpy_v2 mublasSaxpy
 #define cublasSscal mublasSscal
@@ -82,9 +107,9 @@ typedef struct mublasContext cublasContext;
 #define cublasSgemm mublasSgemm
 #define cublasSgemm_v2 mublasSgemm
 #define cublasSgemmStridedBatched mublasSgemmStridedBatched
-#define cublasSgemmStridedBatched_v2 mublasSgemmStridedBatched
 #define cublasSgemmBatched mublasSgemmBatched
-#define cublasSgemmBatched_v2 mublasSgemmBatched
+#define cublasSgeam mublasSgeam
+#define cublasSgeam_v2 mublasSgeam
 #define cublasIsamax mublasIsamax
 #define cublasIsamax_v2 mublasIsamax
 #define cublasIsamin mublasIsamin
@@ -108,9 +133,9 @@ typedef struct mublasContext cublasContext;
 #define cublasDgemm mublasDgemm
 #define cublasDgemm_v2 mublasDgemm
 #define cublasDgemmStridedBatched mublasDgemmStridedBatched
-#define cublasDgemmStridedBatched_v2 mublasDgemmStridedBatched
 #define cublasDgemmBatched mublasDgemmBatched
-#define cublasDgemmBatched_v2 mublasDgemmBatched
+#define cublasDgeam mublasDgeam
+#define cublasDgeam_v2 mublasDgeam
 #define cublasIdamax mublasIdamax
 #define cublasIdamax_v2 mublasIdamax
 #define cublasIdamin mublasIdamin

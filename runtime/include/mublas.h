@@ -1,16 +1,17 @@
 /* mublas.h - a subset of muBLAS (CUDA's cublas_v2.h one-to-one; cublas_v2.h gives the same
  * under the cublas names; link with -lmublas or -lcublas): handles, streams, pointer and math
  * modes, vector and matrix transfers, and the single- and double-precision routines programs
- * use most: axpy, scal, copy, swap, dot, nrm2, asum, iamax, iamin, gemv, gemm and its batched
- * and strided-batched forms. Matrices are column-major, as in BLAS. The routines run as
+ * use most: axpy, scal, copy, swap, dot, nrm2, asum, iamax, iamin, gemv, geam, gemm and its
+ * batched and strided-batched forms, and GemmEx (half, bfloat16, int8 and mixed precisions). Matrices are column-major, as in BLAS. The routines run as
  * kernels of the virtual GPU on the handle's stream (sums in their own order, so results may
- * differ from cuBLAS's in the last bits). Not provided: complex and half-precision types,
- * BLAS-2 and BLAS-3 routines other than gemv and gemm, and the Ex/Lt interfaces. */
+ * differ from cuBLAS's in the last bits). Not provided: complex types, BLAS-2 and BLAS-3
+ * routines other than gemv, geam and gemm, Ex forms other than GemmEx's, and cuBLASLt. */
 #ifndef MUBLAS_H_
 #define MUBLAS_H_
 
 #include <stddef.h>
 
+#include "library_types.h"
 #include "musa_runtime_api.h"
 
 #define MUBLAS_VER_MAJOR 13
@@ -42,6 +43,34 @@ typedef enum {
   MUBLAS_PEDANTIC_MATH = 2,
   MUBLAS_TF32_TENSOR_OP_MATH = 3
 } mublasMath_t;
+
+/* mublasGemmEx's arithmetic: what it accumulates in (64F in double, 32F and its fast and
+ * pedantic forms in float, 16F here in float too, 32I in int). */
+typedef enum {
+  MUBLAS_COMPUTE_16F = 64,
+  MUBLAS_COMPUTE_16F_PEDANTIC = 65,
+  MUBLAS_COMPUTE_32F = 68,
+  MUBLAS_COMPUTE_32F_PEDANTIC = 69,
+  MUBLAS_COMPUTE_32F_FAST_16F = 74,
+  MUBLAS_COMPUTE_32F_FAST_16BF = 75,
+  MUBLAS_COMPUTE_32F_FAST_TF32 = 77,
+  MUBLAS_COMPUTE_64F = 70,
+  MUBLAS_COMPUTE_64F_PEDANTIC = 71,
+  MUBLAS_COMPUTE_32I = 72,
+  MUBLAS_COMPUTE_32I_PEDANTIC = 73
+} mublasComputeType_t;
+
+/* Algorithm hints: every one computes the same way here. */
+typedef enum {
+  MUBLAS_GEMM_DFALT = -1,
+  MUBLAS_GEMM_DEFAULT = -1,
+  MUBLAS_GEMM_ALGO0 = 0,
+  MUBLAS_GEMM_ALGO23 = 23,
+  MUBLAS_GEMM_DEFAULT_TENSOR_OP = 99,
+  MUBLAS_GEMM_DFALT_TENSOR_OP = 99,
+  MUBLAS_GEMM_ALGO0_TENSOR_OP = 100,
+  MUBLAS_GEMM_ALGO15_TENSOR_OP = 115
+} mublasGemmAlgo_t;
 
 typedef struct mublasContext *mublasHandle_t;
 
@@ -103,10 +132,38 @@ mublasStatus_t mublasGetMatrixAsync(int rows, int cols, int elemSize, const void
                                         mublasOperation_t transb, int m, int n, int k,         \
                                         const T *alpha, const T *const Aarray[], int lda,      \
                                         const T *const Barray[], int ldb, const T *beta,       \
-                                        T *const Carray[], int ldc, int batchCount);
+                                        T *const Carray[], int ldc, int batchCount);             \
+  mublasStatus_t mublas##P##geam(mublasHandle_t h, mublasOperation_t transa,                   \
+                                 mublasOperation_t transb, int m, int n, const T *alpha,       \
+                                 const T *A, int lda, const T *beta, const T *B, int ldb,      \
+                                 T *C, int ldc);
 MUBLAS_DECLARE_REAL(S, s, float)
 MUBLAS_DECLARE_REAL(D, d, double)
 #undef MUBLAS_DECLARE_REAL
+
+/* C = alpha op(A) op(B) + beta C with A, B and C of the given types (16F, 16BF, 32F, 64F, 8I
+ * and 32I in cuBLAS's combinations; others: MUBLAS_STATUS_NOT_SUPPORTED); alpha and beta are of
+ * the compute type (float for the 16F ones too, as cuBLAS takes them for 32F). */
+mublasStatus_t mublasGemmEx(mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb,
+                            int m, int n, int k, const void *alpha, const void *A,
+                            musaDataType_t Atype, int lda, const void *B, musaDataType_t Btype,
+                            int ldb, const void *beta, void *C, musaDataType_t Ctype, int ldc,
+                            mublasComputeType_t computeType, mublasGemmAlgo_t algo);
+mublasStatus_t mublasGemmStridedBatchedEx(
+    mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb, int m, int n, int k,
+    const void *alpha, const void *A, musaDataType_t Atype, int lda, long long strideA,
+    const void *B, musaDataType_t Btype, int ldb, long long strideB, const void *beta, void *C,
+    musaDataType_t Ctype, int ldc, long long strideC, int batchCount,
+    mublasComputeType_t computeType, mublasGemmAlgo_t algo);
+mublasStatus_t mublasGemmBatchedEx(mublasHandle_t h, mublasOperation_t transa,
+                                   mublasOperation_t transb, int m, int n, int k,
+                                   const void *alpha, const void *const Aarray[],
+                                   musaDataType_t Atype, int lda, const void *const Barray[],
+                                   musaDataType_t Btype, int ldb, const void *beta,
+                                   void *const Carray[], musaDataType_t Ctype, int ldc,
+                                   int batchCount, mublasComputeType_t computeType,
+                                   mublasGemmAlgo_t algo);
+mublasStatus_t mublasGetProperty(libraryPropertyType type, int *value);
 
 #ifdef __cplusplus
 }

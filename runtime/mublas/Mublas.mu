@@ -5,6 +5,8 @@
 // negative sizes, leading dimensions below the rows, zero increments where BLAS forbids them,
 // an unknown operation: INVALID_VALUE, checked before anything runs).
 #include <mublas.h>
+#include <musa_bf16.h>
+#include <musa_fp16.h>
 
 #include <cmath>
 #include <new>
@@ -28,7 +30,10 @@ unsigned blocksFor(long long n) {
 template <class T> struct Scalar {
   T value;
   const T *device;
-  __device__ T get() const { return device ? *device : value; }
+  const __half *deviceHalf = nullptr; // GemmEx's 16F compute: a half in device memory
+  __device__ T get() const {
+    return device ? *device : deviceHalf ? T(float(*deviceHalf)) : value;
+  }
 };
 
 template <class T> Scalar<T> scalar(mublasHandle_t h, const T *p) {
@@ -318,6 +323,188 @@ mublasStatus_t gemm(mublasHandle_t h, mublasOperation_t transa, mublasOperation_
   return MUBLAS_STATUS_SUCCESS;
 }
 
+// C = alpha op(A) + beta op(B), a thread per element (beta 0: B is not read; in place when C
+// is A or B untransposed, each element being read before it is written).
+template <class T>
+__global__ void geamKernel(bool ta, bool tb, int m, int n, Scalar<T> alpha, const T *A, int lda,
+                           Scalar<T> beta, const T *B, int ldb, T *C, int ldc) {
+  int row = blockIdx.x * Tile + threadIdx.x, col = blockIdx.y * Tile + threadIdx.y;
+  if (row >= m || col >= n)
+    return;
+  T a = alpha.get(), b = beta.get();
+  T va = a == T(0) ? T(0) : a * (ta ? A[col + row * (long long)lda] : A[row + col * (long long)lda]);
+  T vb = b == T(0) ? T(0) : b * (tb ? B[col + row * (long long)ldb] : B[row + col * (long long)ldb]);
+  C[row + col * (long long)ldc] = va + vb;
+}
+
+template <class T>
+mublasStatus_t geam(mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb, int m,
+                    int n, const T *alpha, const T *A, int lda, const T *beta, const T *B,
+                    int ldb, T *C, int ldc) {
+  if (!h)
+    return MUBLAS_STATUS_NOT_INITIALIZED;
+  bool ta = transa != MUBLAS_OP_N, tb = transb != MUBLAS_OP_N;
+  int rowsA = ta ? n : m, rowsB = tb ? n : m;
+  if (!validOp(transa) || !validOp(transb) || m < 0 || n < 0 ||
+      lda < (rowsA > 1 ? rowsA : 1) || ldb < (rowsB > 1 ? rowsB : 1) || ldc < (m > 1 ? m : 1))
+    return MUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0)
+    return MUBLAS_STATUS_SUCCESS;
+  if (!alpha || !beta)
+    return MUBLAS_STATUS_INVALID_VALUE;
+  dim3 grid((m + Tile - 1) / Tile, (n + Tile - 1) / Tile);
+  geamKernel<T><<<grid, dim3(Tile, Tile), 0, h->stream>>>(ta, tb, m, n, scalar(h, alpha), A, lda,
+                                                          scalar(h, beta), B, ldb, C, ldc);
+  return launched();
+}
+
+// ---- GemmEx: mixed precision ----------------------------------------------------------------
+
+__host__ __device__ unsigned elementBytes(musaDataType_t t) {
+  switch (t) {
+  case MUSA_R_8I: return 1;
+  case MUSA_R_16F: case MUSA_R_16BF: return 2;
+  case MUSA_R_32F: case MUSA_R_32I: return 4;
+  default: return 8;
+  }
+}
+
+// Every supported element type is exact in double.
+__device__ double loadAny(const void *p, long long i, musaDataType_t t) {
+  switch (t) {
+  case MUSA_R_16F: return float(static_cast<const __half *>(p)[i]);
+  case MUSA_R_16BF: return float(static_cast<const __mt_bfloat16 *>(p)[i]);
+  case MUSA_R_32F: return static_cast<const float *>(p)[i];
+  case MUSA_R_8I: return static_cast<const signed char *>(p)[i];
+  case MUSA_R_32I: return static_cast<const int *>(p)[i];
+  default: return static_cast<const double *>(p)[i];
+  }
+}
+
+template <class Acc> __device__ void storeAny(void *p, long long i, musaDataType_t t, Acc v) {
+  switch (t) {
+  case MUSA_R_16F: static_cast<__half *>(p)[i] = __half(float(v)); break;
+  case MUSA_R_16BF: static_cast<__mt_bfloat16 *>(p)[i] = __mt_bfloat16(float(v)); break;
+  case MUSA_R_32F: static_cast<float *>(p)[i] = float(v); break;
+  case MUSA_R_32I: static_cast<int *>(p)[i] = int(v); break;
+  default: static_cast<double *>(p)[i] = double(v); break;
+  }
+}
+
+struct ExOperands {
+  const void *A, *B;
+  void *C;
+  musaDataType_t at, bt, ct;
+  int lda, ldb, ldc;
+  long long strideA, strideB, strideC; // elements
+  const void *const *As;
+  const void *const *Bs;
+  void *const *Cs;
+};
+
+template <class Acc>
+__global__ void gemmExKernel(bool ta, bool tb, int m, int n, int k, Scalar<Acc> alpha,
+                             Scalar<Acc> beta, ExOperands x) {
+  int z = blockIdx.z;
+  const char *A = x.As ? (const char *)x.As[z] : (const char *)x.A + z * x.strideA * elementBytes(x.at);
+  const char *B = x.Bs ? (const char *)x.Bs[z] : (const char *)x.B + z * x.strideB * elementBytes(x.bt);
+  char *C = x.Cs ? (char *)x.Cs[z] : (char *)x.C + z * x.strideC * elementBytes(x.ct);
+  int row = blockIdx.x * Tile + threadIdx.x, col = blockIdx.y * Tile + threadIdx.y;
+  if (row >= m || col >= n)
+    return;
+  Acc s = 0;
+  for (int i = 0; i < k; ++i)
+    s += Acc(loadAny(A, ta ? row * (long long)x.lda + i : i * (long long)x.lda + row, x.at)) *
+         Acc(loadAny(B, tb ? i * (long long)x.ldb + col : col * (long long)x.ldb + i, x.bt));
+  Acc a = alpha.get(), b = beta.get();
+  long long at = col * (long long)x.ldc + row;
+  storeAny(C, at, x.ct, b == Acc(0) ? a * s : a * s + b * Acc(loadAny(C, at, x.ct)));
+}
+
+// The type combinations cuBLAS's GemmEx takes, real ones.
+bool exSupported(mublasComputeType_t c, musaDataType_t a, musaDataType_t b, musaDataType_t t) {
+  if (a != b)
+    return false;
+  switch (c) {
+  case MUBLAS_COMPUTE_16F:
+  case MUBLAS_COMPUTE_16F_PEDANTIC:
+    return a == MUSA_R_16F && t == MUSA_R_16F;
+  case MUBLAS_COMPUTE_32F:
+  case MUBLAS_COMPUTE_32F_PEDANTIC:
+    return (a == MUSA_R_16F && (t == MUSA_R_16F || t == MUSA_R_32F)) ||
+           (a == MUSA_R_16BF && (t == MUSA_R_16BF || t == MUSA_R_32F)) ||
+           (a == MUSA_R_32F && t == MUSA_R_32F) || (a == MUSA_R_8I && t == MUSA_R_32F);
+  case MUBLAS_COMPUTE_32F_FAST_16F:
+  case MUBLAS_COMPUTE_32F_FAST_16BF:
+  case MUBLAS_COMPUTE_32F_FAST_TF32:
+    return a == MUSA_R_32F && t == MUSA_R_32F;
+  case MUBLAS_COMPUTE_64F:
+  case MUBLAS_COMPUTE_64F_PEDANTIC:
+    return a == MUSA_R_64F && t == MUSA_R_64F;
+  case MUBLAS_COMPUTE_32I:
+  case MUBLAS_COMPUTE_32I_PEDANTIC:
+    return a == MUSA_R_8I && t == MUSA_R_32I;
+  }
+  return false;
+}
+
+// alpha and beta as the compute type gives them (a half for 16F), as Acc.
+template <class Acc>
+Scalar<Acc> exScalar(mublasHandle_t h, mublasComputeType_t c, const void *p) {
+  bool half = c == MUBLAS_COMPUTE_16F || c == MUBLAS_COMPUTE_16F_PEDANTIC;
+  if (h->pointerMode == MUBLAS_POINTER_MODE_DEVICE)
+    return half ? Scalar<Acc>{Acc(0), nullptr, static_cast<const __half *>(p)}
+                : Scalar<Acc>{Acc(0), static_cast<const Acc *>(p)};
+  return {half ? Acc(float(*static_cast<const __half *>(p))) : *static_cast<const Acc *>(p),
+          nullptr};
+}
+
+template <class Acc>
+mublasStatus_t launchEx(mublasHandle_t h, bool ta, bool tb, int m, int n, int k,
+                        const void *alpha, const void *beta, mublasComputeType_t c,
+                        int batchCount, ExOperands x) {
+  for (int z0 = 0; z0 < batchCount; z0 += 65535) {
+    ExOperands part = x;
+    if (part.As)
+      part.As += z0, part.Bs += z0, part.Cs += z0;
+    else
+      part.A = (const char *)part.A + z0 * part.strideA * elementBytes(part.at),
+      part.B = (const char *)part.B + z0 * part.strideB * elementBytes(part.bt),
+      part.C = (char *)part.C + z0 * part.strideC * elementBytes(part.ct);
+    unsigned count = (unsigned)(batchCount - z0 < 65535 ? batchCount - z0 : 65535);
+    dim3 grid((m + Tile - 1) / Tile, (n + Tile - 1) / Tile, count);
+    gemmExKernel<Acc><<<grid, dim3(Tile, Tile), 0, h->stream>>>(
+        ta, tb, m, n, k, exScalar<Acc>(h, c, alpha), exScalar<Acc>(h, c, beta), part);
+    if (mublasStatus_t s = launched(); s != MUBLAS_STATUS_SUCCESS)
+      return s;
+  }
+  return MUBLAS_STATUS_SUCCESS;
+}
+
+mublasStatus_t gemmEx(mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb,
+                      int m, int n, int k, const void *alpha, const void *beta,
+                      mublasComputeType_t c, int batchCount, ExOperands x) {
+  if (!h)
+    return MUBLAS_STATUS_NOT_INITIALIZED;
+  bool ta = transa != MUBLAS_OP_N, tb = transb != MUBLAS_OP_N;
+  int rowsA = ta ? k : m, rowsB = tb ? n : k;
+  if (!validOp(transa) || !validOp(transb) || m < 0 || n < 0 || k < 0 || batchCount < 0 ||
+      x.lda < (rowsA > 1 ? rowsA : 1) || x.ldb < (rowsB > 1 ? rowsB : 1) ||
+      x.ldc < (m > 1 ? m : 1))
+    return MUBLAS_STATUS_INVALID_VALUE;
+  if (!exSupported(c, x.at, x.bt, x.ct))
+    return MUBLAS_STATUS_NOT_SUPPORTED;
+  if (m == 0 || n == 0 || batchCount == 0)
+    return MUBLAS_STATUS_SUCCESS;
+  if (!alpha || !beta)
+    return MUBLAS_STATUS_INVALID_VALUE;
+  if (c == MUBLAS_COMPUTE_64F || c == MUBLAS_COMPUTE_64F_PEDANTIC)
+    return launchEx<double>(h, ta, tb, m, n, k, alpha, beta, c, batchCount, x);
+  if (c == MUBLAS_COMPUTE_32I || c == MUBLAS_COMPUTE_32I_PEDANTIC)
+    return launchEx<int>(h, ta, tb, m, n, k, alpha, beta, c, batchCount, x);
+  return launchEx<float>(h, ta, tb, m, n, k, alpha, beta, c, batchCount, x);
+}
+
 // ---- Transfers ------------------------------------------------------------------------------
 
 mublasStatus_t transfer(int rows, int cols, int elemSize, const void *src, long long srcStride,
@@ -491,6 +678,52 @@ mublasStatus_t mublasGetMatrixAsync(int rows, int cols, int elemSize, const void
   return transfer(rows, cols, elemSize, A, lda, B, ldb, false, stream, true);
 }
 
+mublasStatus_t mublasGemmEx(mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb,
+                            int m, int n, int k, const void *alpha, const void *A,
+                            musaDataType_t Atype, int lda, const void *B, musaDataType_t Btype,
+                            int ldb, const void *beta, void *C, musaDataType_t Ctype, int ldc,
+                            mublasComputeType_t computeType, mublasGemmAlgo_t) {
+  return gemmEx(h, transa, transb, m, n, k, alpha, beta, computeType, 1,
+                {A, B, C, Atype, Btype, Ctype, lda, ldb, ldc, 0, 0, 0, nullptr, nullptr, nullptr});
+}
+
+mublasStatus_t mublasGemmStridedBatchedEx(
+    mublasHandle_t h, mublasOperation_t transa, mublasOperation_t transb, int m, int n, int k,
+    const void *alpha, const void *A, musaDataType_t Atype, int lda, long long strideA,
+    const void *B, musaDataType_t Btype, int ldb, long long strideB, const void *beta, void *C,
+    musaDataType_t Ctype, int ldc, long long strideC, int batchCount,
+    mublasComputeType_t computeType, mublasGemmAlgo_t) {
+  return gemmEx(h, transa, transb, m, n, k, alpha, beta, computeType, batchCount,
+                {A, B, C, Atype, Btype, Ctype, lda, ldb, ldc, strideA, strideB, strideC, nullptr,
+                 nullptr, nullptr});
+}
+
+mublasStatus_t mublasGemmBatchedEx(mublasHandle_t h, mublasOperation_t transa,
+                                   mublasOperation_t transb, int m, int n, int k,
+                                   const void *alpha, const void *const Aarray[],
+                                   musaDataType_t Atype, int lda, const void *const Barray[],
+                                   musaDataType_t Btype, int ldb, const void *beta,
+                                   void *const Carray[], musaDataType_t Ctype, int ldc,
+                                   int batchCount, mublasComputeType_t computeType,
+                                   mublasGemmAlgo_t) {
+  if (batchCount > 0 && (!Aarray || !Barray || !Carray))
+    return h ? MUBLAS_STATUS_INVALID_VALUE : MUBLAS_STATUS_NOT_INITIALIZED;
+  return gemmEx(h, transa, transb, m, n, k, alpha, beta, computeType, batchCount,
+                {nullptr, nullptr, nullptr, Atype, Btype, Ctype, lda, ldb, ldc, 0, 0, 0, Aarray,
+                 Barray, Carray});
+}
+
+mublasStatus_t mublasGetProperty(libraryPropertyType type, int *value) {
+  if (!value)
+    return MUBLAS_STATUS_INVALID_VALUE;
+  switch (type) {
+  case MAJOR_VERSION: *value = MUBLAS_VER_MAJOR; return MUBLAS_STATUS_SUCCESS;
+  case MINOR_VERSION: *value = MUBLAS_VER_MINOR; return MUBLAS_STATUS_SUCCESS;
+  case PATCH_LEVEL: *value = MUBLAS_VER_PATCH; return MUBLAS_STATUS_SUCCESS;
+  }
+  return MUBLAS_STATUS_INVALID_VALUE;
+}
+
 #define MUBLAS_DEFINE_REAL(P, p, T)                                                               \
   mublasStatus_t mublas##P##axpy(mublasHandle_t h, int n, const T *alpha, const T *x, int incx, \
                                  T *y, int incy) {                                             \
@@ -550,6 +783,12 @@ mublasStatus_t mublasGetMatrixAsync(int rows, int cols, int elemSize, const void
       return h ? MUBLAS_STATUS_INVALID_VALUE : MUBLAS_STATUS_NOT_INITIALIZED;                  \
     return gemm<T>(h, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,         \
                    {nullptr, nullptr, nullptr, 0, 0, 0, Aarray, Barray, Carray});              \
+  }                                                                                            \
+  mublasStatus_t mublas##P##geam(mublasHandle_t h, mublasOperation_t transa,                   \
+                                 mublasOperation_t transb, int m, int n, const T *alpha,       \
+                                 const T *A, int lda, const T *beta, const T *B, int ldb,      \
+                                 T *C, int ldc) {                                              \
+    return geam(h, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);                 \
   }
 MUBLAS_DEFINE_REAL(S, s, float)
 MUBLAS_DEFINE_REAL(D, d, double)

@@ -6,6 +6,8 @@
 // checked against plain loops on the host.
 #include "check.h"
 #include <cublas_v2.h>
+#include <musa_bf16.h>
+#include <musa_fp16.h>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -283,6 +285,96 @@ int main() {
     OK(cublasSetStream(h, 0));
     musaFree(dB), musaFree(dv), musaFree(dm);
     musaStreamDestroy(s);
+  }
+
+  // geam: C = alpha A^T + beta B, and a transpose alone (beta 0, B not read).
+  {
+    const int m = 5, n = 7;
+    auto A = randomVector<float>(n * m), B = randomVector<float>(m * n);
+    float *dA = toDevice(A), *dB = toDevice(B), *dC = nullptr;
+    EXPECT(musaMalloc(&dC, m * n * sizeof(float)) == musaSuccess);
+    float alpha = 2.f, beta = -1.f, zero = 0.f;
+    OK(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &alpha, dA, n, &beta, dB, m, dC, m));
+    auto C = toHost(dC, m * n);
+    int bad = 0;
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < n; ++c)
+        bad += !close(C[r + c * m], 2.0 * A[c + r * n] - B[r + c * m], 1e-6);
+    OK(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &alpha, dA, n, &zero, nullptr, m, dC, m));
+    C = toHost(dC, m * n);
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < n; ++c)
+        bad += C[r + c * m] != 2.f * A[c + r * n];
+    CHECK(bad == 0, "geam: %d wrong", bad);
+    musaFree(dA), musaFree(dB), musaFree(dC);
+  }
+
+  // GemmEx: halves in, floats out (computed in float); bfloat16 in and out; int8 in, int32 out;
+  // half compute with half alpha; strided batches; an unsupported mix.
+  {
+    const int m = 20, n = 12, k = 32; // multiples of 4: int8 products want them
+    auto a = randomVector<float>(m * k), b = randomVector<float>(k * n);
+    std::vector<__half> ha(a.size()), hb(b.size());
+    std::vector<__nv_bfloat16> ba(a.size()), bb(b.size());
+    std::vector<signed char> ia(a.size()), ib(b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      ha[i] = __half(a[i]), ba[i] = __nv_bfloat16(a[i]), ia[i] = (signed char)(int(a[i] * 200));
+    for (size_t i = 0; i < b.size(); ++i)
+      hb[i] = __half(b[i]), bb[i] = __nv_bfloat16(b[i]), ib[i] = (signed char)(int(b[i] * 200));
+    __half *dha = toDevice(ha), *dhb = toDevice(hb);
+    __nv_bfloat16 *dba = toDevice(ba), *dbb = toDevice(bb);
+    signed char *dia = toDevice(ia), *dib = toDevice(ib);
+    float *dc = nullptr;
+    __nv_bfloat16 *dbc = nullptr;
+    int *dic = nullptr;
+    __half *dhc = nullptr;
+    EXPECT(musaMalloc(&dc, m * n * sizeof(float)) == musaSuccess);
+    EXPECT(musaMalloc(&dbc, m * n * sizeof(__nv_bfloat16)) == musaSuccess);
+    EXPECT(musaMalloc(&dic, m * n * sizeof(int)) == musaSuccess);
+    EXPECT(musaMalloc(&dhc, 2 * m * n * sizeof(__half)) == musaSuccess);
+    float one = 1.f, zero = 0.f;
+    int ione = 1, izero = 0;
+    __half hone = __half(1.f), hzero = __half(0.f);
+    OK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, dha, MUSA_R_16F, m, dhb,
+                    MUSA_R_16F, k, &zero, dc, MUSA_R_32F, m, CUBLAS_COMPUTE_32F,
+                    CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+    OK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, dba, MUSA_R_16BF, m, dbb,
+                    MUSA_R_16BF, k, &zero, dbc, MUSA_R_16BF, m, CUBLAS_COMPUTE_32F,
+                    CUBLAS_GEMM_DEFAULT));
+    OK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &ione, dia, MUSA_R_8I, m, dib,
+                    MUSA_R_8I, k, &izero, dic, MUSA_R_32I, m, CUBLAS_COMPUTE_32I,
+                    CUBLAS_GEMM_DEFAULT));
+    // Two half products by strides: the same A and B twice (stride 0), C apart.
+    OK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &hone, dha, MUSA_R_16F,
+                                  m, 0, dhb, MUSA_R_16F, k, 0, &hzero, dhc, MUSA_R_16F, m, m * n,
+                                  2, CUBLAS_COMPUTE_16F, CUBLAS_GEMM_DEFAULT));
+    auto c = toHost(dc, m * n);
+    auto bc = toHost(dbc, m * n);
+    auto ic = toHost(dic, m * n);
+    auto hc = toHost(dhc, 2 * m * n);
+    int bad = 0;
+    for (int col = 0; col < n; ++col)
+      for (int r = 0; r < m; ++r) {
+        double hs = 0, bs = 0;
+        long long is = 0;
+        for (int i = 0; i < k; ++i) {
+          hs += double(float(ha[r + i * m])) * float(hb[i + col * k]);
+          bs += double(float(ba[r + i * m])) * float(bb[i + col * k]);
+          is += int(ia[r + i * m]) * int(ib[i + col * k]);
+        }
+        int at = r + col * m;
+        bad += !close(c[at], hs, 1e-5) + !close(float(bc[at]), bs, 1e-2) + (ic[at] != is) +
+               !close(float(hc[at]), hs, 2e-3) + (float(hc[at]) != float(hc[at + m * n]));
+      }
+    CHECK(bad == 0, "GemmEx: %d wrong", bad);
+    EXPECT(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, dha, MUSA_R_16F, m, dib,
+                        MUSA_R_8I, k, &zero, dc, MUSA_R_32F, m, CUBLAS_COMPUTE_32F,
+                        CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED);
+    int major = -1;
+    OK(cublasGetProperty(MAJOR_VERSION, &major));
+    EXPECT(major >= 10);
+    musaFree(dha), musaFree(dhb), musaFree(dba), musaFree(dbb), musaFree(dia), musaFree(dib);
+    musaFree(dc), musaFree(dbc), musaFree(dic), musaFree(dhc);
   }
 
   // Misuse: what cuBLAS answers.
