@@ -10,7 +10,7 @@ b=/tmp/s22
 mkdir -p "$out" $b
 . tests/hardware/as-cuda.sh
 cuda tests/e2e/check.h $b/check.h
-cp tests/e2e/random_host_expected.h $b/
+cp tests/e2e/random_host_expected.h tests/e2e/random_host_gpu.h $b/
 cuda tests/e2e/random_host.mu $b/random_host.cu
 nvcc -O2 -arch=sm_90 -I $b $b/random_host.cu -o $b/random_host -lcurand >$b/rh.log 2>&1 &
 cuda tests/e2e/blas.mu $b/blas.cu
