@@ -392,11 +392,15 @@ int main() {
            CUBLAS_STATUS_INVALID_VALUE);
     EXPECT(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 0, 2, 2, &one, d, 2, d, 2, &one, d, 2) ==
            CUBLAS_STATUS_SUCCESS); // nothing to do
+#ifdef __MUSA_SIM_ARCH__
+    // BLAS's answers; cuBLAS 13 on an H200 did not give INVALID_VALUE for these two
+    // (tests/hardware/session22/random_host_blas.h200.txt).
     EXPECT(cublasSgemv(h, CUBLAS_OP_N, 2, 2, &one, d, 2, d, 0, &one, d, 1) ==
            CUBLAS_STATUS_INVALID_VALUE); // incx 0
+    EXPECT(cublasSetMatrix(4, 2, 4, &one, 2, d, 4) == CUBLAS_STATUS_INVALID_VALUE);
+#endif
     EXPECT(cublasSdot(h, 0, d, 1, d, 1, &r) == CUBLAS_STATUS_SUCCESS && r == 0.f);
     EXPECT(cublasSetVector(2, 4, &one, 0, d, 1) == CUBLAS_STATUS_INVALID_VALUE);
-    EXPECT(cublasSetMatrix(4, 2, 4, &one, 2, d, 4) == CUBLAS_STATUS_INVALID_VALUE);
     EXPECT(cublasSetPointerMode(h, (cublasPointerMode_t)5) == CUBLAS_STATUS_INVALID_VALUE);
     EXPECT(cublasDestroy(nullptr) == CUBLAS_STATUS_NOT_INITIALIZED);
     EXPECT(std::strcmp(cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE),

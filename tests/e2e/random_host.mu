@@ -232,7 +232,10 @@ int main(int argc, char **argv) {
   EXPECT(negative);
 
   // Captured into a graph: each launch of the graph draws the same values (the offset is
-  // baked into the captured work, as in cuRAND), here the ones just seen.
+  // baked into the captured work), here the ones just seen. Here only: on an H200, cuRAND
+  // refused to generate while the stream was captured right after the offset was set
+  // (tests/hardware/session22/random_host_blas.h200.txt); what it answers is not known yet.
+#ifdef __MUSA_SIM_ARCH__
   musaGraph_t graph;
   musaGraphExec_t exec;
   EXPECT(curandSetGeneratorOffset(g, 0) == CURAND_STATUS_SUCCESS);
@@ -252,6 +255,7 @@ int main(int argc, char **argv) {
   EXPECT(same);
   EXPECT(musaGraphExecDestroy(exec) == musaSuccess);
   EXPECT(musaGraphDestroy(graph) == musaSuccess);
+#endif
 
   // Errors, as cuRAND gives them.
   float f[8];
