@@ -332,8 +332,10 @@ __global__ void geamKernel(bool ta, bool tb, int m, int n, Scalar<T> alpha, cons
   if (row >= m || col >= n)
     return;
   T a = alpha.get(), b = beta.get();
-  T va = a == T(0) ? T(0) : a * (ta ? A[col + row * (long long)lda] : A[row + col * (long long)lda]);
-  T vb = b == T(0) ? T(0) : b * (tb ? B[col + row * (long long)ldb] : B[row + col * (long long)ldb]);
+  long long ia = ta ? col + row * (long long)lda : row + col * (long long)lda;
+  long long ib = tb ? col + row * (long long)ldb : row + col * (long long)ldb;
+  T va = a == T(0) ? T(0) : a * A[ia];
+  T vb = b == T(0) ? T(0) : b * B[ib];
   C[row + col * (long long)ldc] = va + vb;
 }
 
@@ -406,8 +408,10 @@ template <class Acc>
 __global__ void gemmExKernel(bool ta, bool tb, int m, int n, int k, Scalar<Acc> alpha,
                              Scalar<Acc> beta, ExOperands x) {
   int z = blockIdx.z;
-  const char *A = x.As ? (const char *)x.As[z] : (const char *)x.A + z * x.strideA * elementBytes(x.at);
-  const char *B = x.Bs ? (const char *)x.Bs[z] : (const char *)x.B + z * x.strideB * elementBytes(x.bt);
+  const char *A = x.As ? (const char *)x.As[z]
+                       : (const char *)x.A + z * x.strideA * elementBytes(x.at);
+  const char *B = x.Bs ? (const char *)x.Bs[z]
+                       : (const char *)x.B + z * x.strideB * elementBytes(x.bt);
   char *C = x.Cs ? (char *)x.Cs[z] : (char *)x.C + z * x.strideC * elementBytes(x.ct);
   int row = blockIdx.x * Tile + threadIdx.x, col = blockIdx.y * Tile + threadIdx.y;
   if (row >= m || col >= n)

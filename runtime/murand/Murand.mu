@@ -26,7 +26,16 @@
 
 namespace {
 
-enum class Kind { Bits, Uniform, UniformDouble, Normal, NormalDouble, LogNormal, LogNormalDouble, Poisson };
+enum class Kind {
+  Bits,
+  Uniform,
+  UniformDouble,
+  Normal,
+  NormalDouble,
+  LogNormal,
+  LogNormalDouble,
+  Poisson
+};
 
 // One generate call: where its values go and the distribution's parameters (mean is lambda
 // for Poisson).

@@ -156,7 +156,8 @@ int main() {
     const int m = 50, n = 30, lda = 53;
     bool tr = t == CUBLAS_OP_T;
     int xs = tr ? m : n, ys = tr ? n : m;
-    auto A = randomVector<double>(lda * n), x = randomVector<double>(2 * xs), y = randomVector<double>(ys);
+    auto A = randomVector<double>(lda * n), x = randomVector<double>(2 * xs);
+    auto y = randomVector<double>(ys);
     double *dA = toDevice(A), *dx = toDevice(x), *dy = toDevice(y);
     double alpha = 2.0, beta = 0.5;
     OK(cublasDgemv(h, t, m, n, &alpha, dA, lda, dx, 2, &beta, dy, -1));

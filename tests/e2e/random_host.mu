@@ -110,7 +110,9 @@ static std::vector<std::pair<std::string, unsigned long long>> runScenarios() {
                {"philox", CURAND_RNG_PSEUDO_PHILOX4_32_10},
                {"mrg32k3a", CURAND_RNG_PSEUDO_MRG32K3A}};
   for (const auto &t : types) {
-    auto add = [&](const char *what, Gen &g) { got.push_back({std::string(t.name) + " " + what, g.h.h}); };
+    auto add = [&](const char *what, Gen &g) {
+      got.push_back({std::string(t.name) + " " + what, g.h.h});
+    };
     { Gen g(t.type); g.u32(10000); add("u32", g); }
     { Gen g(t.type); g.uniform(10007); add("uniform", g); }
     { Gen g(t.type); g.normal(10000, 1.7f, 0.3f); add("normal", g); }
@@ -127,11 +129,19 @@ static std::vector<std::pair<std::string, unsigned long long>> runScenarios() {
     { Gen g(t.type); g.normal(6).seed(99).u32(4104); add("new seed after pairs", g); }
     { Gen g(t.type); g.u32(3).seed(99).u32(10).seed(7).u32(10); add("new seeds", g); }
     { Gen g(t.type); g.offset(3).u32(2).seed(99).u32(10); add("offset, new seed", g); }
-    { Gen g(t.type); g.u32(10).u32(2).seed(99).normal(6).seed(5).udouble(9); add("new seed, types", g); }
+    {
+      Gen g(t.type);
+      g.u32(10).u32(2).seed(99).normal(6).seed(5).udouble(9);
+      add("new seed, types", g);
+    }
     { Gen g(t.type, false); g.u32(16); add("default seed", g); }
     { Gen g(t.type); g.seed(0x123456789abcdefull).u32(1000).normal(1000); add("64-bit seed", g); }
   }
-  { Gen g(CURAND_RNG_PSEUDO_PHILOX4_32_10); g.normal(7).u32(5).udouble(3).u32(6); got.push_back({"philox odd lengths", g.h.h}); }
+  {
+    Gen g(CURAND_RNG_PSEUDO_PHILOX4_32_10);
+    g.normal(7).u32(5).udouble(3).u32(6);
+    got.push_back({"philox odd lengths", g.h.h});
+  }
   { Gen g(CURAND_RNG_PSEUDO_DEFAULT); g.u32(300); got.push_back({"default type", g.h.h}); }
   return got;
 }
@@ -263,7 +273,8 @@ int main(int argc, char **argv) {
   EXPECT(curandGenerateLongLong(g, nullptr, 4) == CURAND_STATUS_TYPE_ERROR);
   EXPECT(curandSetQuasiRandomGeneratorDimensions(g, 2) == CURAND_STATUS_TYPE_ERROR);
   EXPECT(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_LEGACY) == CURAND_STATUS_SUCCESS);
-  EXPECT(curandSetGeneratorOrdering(g, CURAND_ORDERING_QUASI_DEFAULT) == CURAND_STATUS_OUT_OF_RANGE);
+  EXPECT(curandSetGeneratorOrdering(g, CURAND_ORDERING_QUASI_DEFAULT) ==
+         CURAND_STATUS_OUT_OF_RANGE);
   EXPECT(curandGeneratePoisson(g, counts, 4, 0.0) == CURAND_STATUS_OUT_OF_RANGE);
   EXPECT(curandGenerateUniform(g, d, 0) == CURAND_STATUS_SUCCESS);
   EXPECT(curandGenerate(nullptr, counts, 4) == CURAND_STATUS_NOT_INITIALIZED);
@@ -281,7 +292,8 @@ int main(int argc, char **argv) {
   // Not provided here (cuRAND has them): MTGP32, MT19937, Sobol, the SEEDED ordering.
   EXPECT(curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MTGP32) == CURAND_STATUS_TYPE_ERROR);
   EXPECT(curandCreateGenerator(&other, CURAND_RNG_QUASI_SOBOL32) == CURAND_STATUS_TYPE_ERROR);
-  EXPECT(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_SEEDED) == CURAND_STATUS_OUT_OF_RANGE);
+  EXPECT(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_SEEDED) ==
+         CURAND_STATUS_OUT_OF_RANGE);
 #endif
   EXPECT(curandDestroyGenerator(g) == CURAND_STATUS_SUCCESS);
   musaFree(d);
