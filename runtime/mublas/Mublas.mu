@@ -142,9 +142,11 @@ mublasStatus_t reduce(mublasHandle_t h, Reduce op, int n, const T *x, int incx, 
     return MUBLAS_STATUS_NOT_INITIALIZED;
   if (!result)
     return MUBLAS_STATUS_INVALID_VALUE;
-  // BLAS: 0 for an empty vector, and for nrm2, asum, iamax and iamin a non-positive increment
-  // (dot walks a vector with a negative one from its far end).
-  if (n <= 0 || (op != Reduce::Dot && incx <= 0)) {
+  // 0 for an empty vector, and for nrm2, asum, iamax and iamin a negative increment (BLAS);
+  // an increment of 0 reads the first element n times, as cuBLAS does (an H200: nrm2 of 4
+  // elements with incx 0 gave twice the first one's magnitude, libs_probe.h200.txt); dot
+  // walks a vector with a negative increment from its far end.
+  if (n <= 0 || (op != Reduce::Dot && incx < 0)) {
     if (h->pointerMode == MUBLAS_POINTER_MODE_HOST) {
       *result = R(0);
       return MUBLAS_STATUS_SUCCESS;
@@ -279,7 +281,8 @@ mublasStatus_t gemv(mublasHandle_t h, mublasOperation_t trans, int m, int n, con
                     const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy) {
   if (!h)
     return MUBLAS_STATUS_NOT_INITIALIZED;
-  if (!validOp(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1) || incx == 0 || incy == 0)
+  // cuBLAS takes increments of 0 (an H200 answered SUCCESS): x's first element for all of x.
+  if (!validOp(trans) || m < 0 || n < 0 || lda < (m > 1 ? m : 1))
     return MUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0)
     return MUBLAS_STATUS_SUCCESS;
@@ -498,6 +501,11 @@ mublasStatus_t gemmEx(mublasHandle_t h, mublasOperation_t transa, mublasOperatio
     return MUBLAS_STATUS_INVALID_VALUE;
   if (!exSupported(c, x.at, x.bt, x.ct))
     return MUBLAS_STATUS_NOT_SUPPORTED;
+  // Integer products want leading dimensions in multiples of 4 (an H200: ldb 33,
+  // NOT_SUPPORTED; 32, computed).
+  if ((c == MUBLAS_COMPUTE_32I || c == MUBLAS_COMPUTE_32I_PEDANTIC) &&
+      (x.lda % 4 || x.ldb % 4 || x.ldc % 4))
+    return MUBLAS_STATUS_NOT_SUPPORTED;
   if (m == 0 || n == 0 || batchCount == 0)
     return MUBLAS_STATUS_SUCCESS;
   if (!alpha || !beta)
@@ -514,9 +522,11 @@ mublasStatus_t gemmEx(mublasHandle_t h, mublasOperation_t transa, mublasOperatio
 mublasStatus_t transfer(int rows, int cols, int elemSize, const void *src, long long srcStride,
                         void *dst, long long dstStride, bool vector, musaStream_t stream,
                         bool async) {
-  if (rows < 0 || cols < 0 || elemSize <= 0 || (vector && (srcStride <= 0 || dstStride <= 0)) ||
-      (!vector && (srcStride < (rows > 1 ? rows : 1) || dstStride < (rows > 1 ? rows : 1))))
+  if (rows < 0 || cols < 0 || elemSize <= 0 || (vector && (srcStride <= 0 || dstStride <= 0)))
     return MUBLAS_STATUS_INVALID_VALUE;
+  // A leading dimension below the rows: cuBLAS answers MAPPING_ERROR (an H200, both sides).
+  if (!vector && (srcStride < (rows > 1 ? rows : 1) || dstStride < (rows > 1 ? rows : 1)))
+    return MUBLAS_STATUS_MAPPING_ERROR;
   if (rows == 0 || cols == 0)
     return MUBLAS_STATUS_SUCCESS;
   // A vector of n with increments: n rows of one element, pitches increment * elemSize; a

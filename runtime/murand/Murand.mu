@@ -13,6 +13,9 @@
 // A device generator does its work as kernels of the virtual GPU on its stream (so stream
 // order, graphs captured from the stream, faults on bad pointers and the timing model all come
 // as they do for a user's kernel); a host generator runs the same code on the calling thread.
+// As on an H200: a captured generate's graph draws new values at each launch (the offset lives
+// in device memory), and a generate that must first set the generator up (new seed or offset)
+// fails while its stream is captured, ending the capture.
 // No fused multiply-adds anywhere here (the Box-Muller transforms in murand_kernel.h included),
 // and the host's sines and cosines in device code too: a device generator gives what a host
 // generator gives, the values of cuRAND's host generators.
@@ -156,32 +159,50 @@ __host__ __device__ void seedState(State *s, unsigned long long seed, unsigned l
   murand_init(seed, t, offset / streams + (t < offset % streams ? 1 : 0), s);
 }
 
+// A device generator keeps its offset in device memory, where its kernels read it and the
+// last one of each generate advances it: a graph captured from a generate draws new values at
+// each launch, as cuRAND's do (an H200: two replays differ, libs_probe.h200.txt).
 template <class State>
-__global__ void seedKernel(State *states, unsigned long long seed, unsigned long long offset,
+__global__ void seedKernel(State *states, unsigned long long *deviceOffset,
+                           unsigned long long seed, unsigned long long offset,
                            unsigned long long streams) {
   unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (t < streams)
     seedState(&states[t], seed, t, offset, streams);
+  if (t == 0)
+    *deviceOffset = offset;
+}
+
+__global__ void setOffsetKernel(unsigned long long *deviceOffset, unsigned long long offset) {
+  *deviceOffset = offset;
+}
+
+__global__ void advanceKernel(unsigned long long *deviceOffset, unsigned long long count) {
+  *deviceOffset += count;
 }
 
 // State t produces values t - offset (mod streams), then every streams-th one.
 template <class State>
-__global__ void stateKernel(State *states, unsigned long long offset, unsigned long long streams,
-                            unsigned long long count, Request r) {
+__global__ void stateKernel(State *states, const unsigned long long *deviceOffset,
+                            unsigned long long streams, unsigned long long count, Request r) {
   unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
   if (t >= streams)
     return;
+  unsigned long long offset = *deviceOffset;
   State s = states[t];
   for (unsigned long long k = (t + streams - offset % streams) % streams; k < count; k += streams)
     produce(&s, r, k);
   states[t] = s;
 }
 
-__global__ void philoxKernel(unsigned long long seed, unsigned long long firstGroup,
-                             unsigned long long groups, unsigned long long first, Request r) {
+// A thread a Philox block of the values [offset, offset + r.n): r.n / 4 + 2 threads cover them.
+__global__ void philoxKernel(unsigned long long seed, const unsigned long long *deviceOffset,
+                             Request r) {
   unsigned long long g = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  unsigned long long offset = *deviceOffset;
+  unsigned long long firstGroup = offset / 4, groups = (offset + r.n + 3) / 4 - firstGroup;
   if (g < groups)
-    producePhilox(seed, firstGroup + g, first, r);
+    producePhilox(seed, firstGroup + g, offset, r);
 }
 
 constexpr unsigned int BlockSize = 256;
@@ -199,7 +220,8 @@ struct murandGenerator_st {
   unsigned long long offsetSet = 0; // the offset last set (Philox's new seeds count from it)
   musaStream_t stream = nullptr;
   void *states = nullptr; // XORWOW and MRG32k3a: one state per subsequence
-  bool statesCurrent = false;
+  unsigned long long *deviceOffset = nullptr; // a device generator's offset, as its kernels see it
+  bool statesCurrent = false; // set up for the seed and offset (device: states and offset)
   std::vector<unsigned char> hostStates;
 
   bool philox() const { return type == MURAND_RNG_PSEUDO_PHILOX4_32_10; }
@@ -233,27 +255,74 @@ template <class State> murandStatus_t runStates(murandGenerator_st *g, const Req
   }
   State *states = static_cast<State *>(g->states);
   if (!g->statesCurrent)
-    seedKernel<<<blocksFor(streams), BlockSize, 0, g->stream>>>(states, g->seed, g->offset,
-                                                                streams);
-  g->statesCurrent = true;
-  if (count)
-    stateKernel<<<blocksFor(streams), BlockSize, 0, g->stream>>>(states, g->offset, streams,
-                                                                 count, r);
+    seedKernel<<<blocksFor(streams), BlockSize, 0, g->stream>>>(states, g->deviceOffset,
+                                                                g->seed, g->offset, streams);
+  if (count) {
+    stateKernel<<<blocksFor(streams), BlockSize, 0, g->stream>>>(states, g->deviceOffset,
+                                                                 streams, count, r);
+    advanceKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, count);
+  }
   return musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
                                            : MURAND_STATUS_LAUNCH_FAILURE;
 }
 
 murandStatus_t runPhilox(murandGenerator_st *g, const Request &r) {
-  unsigned long long firstGroup = g->offset / 4, groups = (g->offset + r.n + 3) / 4 - firstGroup;
   if (g->host) {
+    unsigned long long firstGroup = g->offset / 4;
+    unsigned long long groups = (g->offset + r.n + 3) / 4 - firstGroup;
     for (unsigned long long k = 0; k < groups; ++k)
       producePhilox(g->seed, firstGroup + k, g->offset, r);
     return MURAND_STATUS_SUCCESS;
   }
-  philoxKernel<<<blocksFor(groups), BlockSize, 0, g->stream>>>(g->seed, firstGroup, groups,
-                                                               g->offset, r);
+  if (!g->statesCurrent)
+    setOffsetKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, g->offset);
+  philoxKernel<<<blocksFor(r.n / 4 + 2), BlockSize, 0, g->stream>>>(g->seed, g->deviceOffset,
+                                                                     r);
+  advanceKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, r.n);
   return musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
                                            : MURAND_STATUS_LAUNCH_FAILURE;
+}
+
+// cuRAND sets a generator up (after a new seed or offset) with work a stream capture cannot
+// hold: a generate then fails and ends the capture (an H200: LAUNCH_FAILURE, and the capture
+// invalidated, libs_probe.h200.txt). Synchronizing the capturing stream does the same here.
+bool refuseSetUpInCapture(murandGenerator_st *g) {
+  musaStreamCaptureStatus capture = musaStreamCaptureStatusNone;
+  if (g->host || g->statesCurrent || musaStreamIsCapturing(g->stream, &capture) != musaSuccess) {
+    musaGetLastError();
+    return false;
+  }
+  if (capture != musaStreamCaptureStatusActive)
+    return false;
+  musaStreamSynchronize(g->stream); // invalidates the capture
+  musaGetLastError();
+  return true;
+}
+
+// One generate (count values or pairs; 0: only the set-up murandGenerateSeeds asks for).
+murandStatus_t run(murandGenerator_st *g, const Request &r, unsigned long long count) {
+  if (!g->host && !g->deviceOffset &&
+      musaMalloc(reinterpret_cast<void **>(&g->deviceOffset), sizeof *g->deviceOffset) !=
+          musaSuccess) {
+    musaGetLastError();
+    return MURAND_STATUS_ALLOCATION_FAILED;
+  }
+  if (refuseSetUpInCapture(g))
+    return MURAND_STATUS_LAUNCH_FAILURE;
+  murandStatus_t status;
+  if (g->philox() && count == 0) {
+    if (!g->host && !g->statesCurrent)
+      setOffsetKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, g->offset);
+    status = musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
+                                               : MURAND_STATUS_LAUNCH_FAILURE;
+  } else {
+    status = g->philox() ? runPhilox(g, r)
+             : g->mrg()  ? runStates<murandStateMRG32k3a_t>(g, r, count)
+                         : runStates<murandStateXORWOW_t>(g, r, count);
+  }
+  if (status == MURAND_STATUS_SUCCESS)
+    g->statesCurrent = true;
+  return status;
 }
 
 murandStatus_t generate(murandGenerator_t g, Request r) {
@@ -269,9 +338,7 @@ murandStatus_t generate(murandGenerator_t g, Request r) {
   if (pairs && r.n % 2)
     return MURAND_STATUS_LENGTH_NOT_MULTIPLE;
   unsigned long long count = pairs ? r.n / 2 : r.n;
-  murandStatus_t status = g->philox()  ? runPhilox(g, r)
-                          : g->mrg()   ? runStates<murandStateMRG32k3a_t>(g, r, count)
-                                       : runStates<murandStateXORWOW_t>(g, r, count);
+  murandStatus_t status = run(g, r, count);
   if (status == MURAND_STATUS_SUCCESS)
     g->offset += count;
   return status;
@@ -320,10 +387,11 @@ murandStatus_t murandCreateGeneratorHost(murandGenerator_t *generator, murandRng
 murandStatus_t murandDestroyGenerator(murandGenerator_t generator) {
   if (!generator)
     return MURAND_STATUS_NOT_INITIALIZED;
-  if (generator->states) {
+  if (generator->states || generator->deviceOffset) {
     // The generator's kernels may still be running: wait for them as cuRAND's free does.
     musaStreamSynchronize(generator->stream);
     musaFree(generator->states);
+    musaFree(generator->deviceOffset);
     musaGetLastError();
   }
   delete generator;
@@ -396,11 +464,7 @@ murandStatus_t murandSetQuasiRandomGeneratorDimensions(murandGenerator_t generat
 murandStatus_t murandGenerateSeeds(murandGenerator_t generator) {
   if (!generator)
     return MURAND_STATUS_NOT_INITIALIZED;
-  if (generator->philox())
-    return MURAND_STATUS_SUCCESS; // counter-based: nothing to set up
-  Request none{Kind::Bits, nullptr, 0, 0, 0};
-  return generator->mrg() ? runStates<murandStateMRG32k3a_t>(generator, none, 0)
-                          : runStates<murandStateXORWOW_t>(generator, none, 0);
+  return run(generator, Request{Kind::Bits, nullptr, 0, 0, 0}, 0);
 }
 
 murandStatus_t murandGenerate(murandGenerator_t generator, unsigned int *outputPtr, size_t num) {

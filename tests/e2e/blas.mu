@@ -393,13 +393,23 @@ int main() {
            CUBLAS_STATUS_INVALID_VALUE);
     EXPECT(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 0, 2, 2, &one, d, 2, d, 2, &one, d, 2) ==
            CUBLAS_STATUS_SUCCESS); // nothing to do
-#ifdef __MUSA_SIM_ARCH__
-    // BLAS's answers; cuBLAS 13 on an H200 did not give INVALID_VALUE for these two
-    // (tests/hardware/session22/random_host_blas.h200.txt).
+    // As cuBLAS 13 answered on an H200 (tests/hardware/session22/libs_probe.h200.txt): an
+    // increment of 0 is taken, a leading dimension below the rows is a mapping error.
     EXPECT(cublasSgemv(h, CUBLAS_OP_N, 2, 2, &one, d, 2, d, 0, &one, d, 1) ==
-           CUBLAS_STATUS_INVALID_VALUE); // incx 0
-    EXPECT(cublasSetMatrix(4, 2, 4, &one, 2, d, 4) == CUBLAS_STATUS_INVALID_VALUE);
-#endif
+           CUBLAS_STATUS_SUCCESS); // incx 0: x[0] for all of x
+    EXPECT(cublasSgemv(h, CUBLAS_OP_N, 4, 2, &one, d, 2, d, 1, &one, d, 1) ==
+           CUBLAS_STATUS_INVALID_VALUE); // lda < m
+    EXPECT(cublasSetMatrix(4, 2, 4, &one, 2, d, 4) == CUBLAS_STATUS_MAPPING_ERROR);
+    EXPECT(cublasSetMatrix(4, 2, 4, d, 4, d, 2) == CUBLAS_STATUS_MAPPING_ERROR);
+    EXPECT(cublasSetVector(2, 4, &one, -1, d, 1) == CUBLAS_STATUS_INVALID_VALUE);
+    // nrm2 with incx 0: the first element n times.
+    float four[4] = {-3.f, 9.f, 9.f, 9.f};
+    EXPECT(musaMemcpy(d, four, sizeof four, musaMemcpyHostToDevice) == musaSuccess);
+    EXPECT(cublasSnrm2(h, 4, d, 0, &r) == CUBLAS_STATUS_SUCCESS && close(r, 6.0, 1e-6));
+    int ione = 1, izero = 0;
+    EXPECT(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 33, &ione, d, MUSA_R_8I, 4, d,
+                        MUSA_R_8I, 33, &izero, d, MUSA_R_32I, 4, CUBLAS_COMPUTE_32I,
+                        CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED); // ldb 33
     EXPECT(cublasSdot(h, 0, d, 1, d, 1, &r) == CUBLAS_STATUS_SUCCESS && r == 0.f);
     EXPECT(cublasSetVector(2, 4, &one, 0, d, 1) == CUBLAS_STATUS_INVALID_VALUE);
     EXPECT(cublasSetPointerMode(h, (cublasPointerMode_t)5) == CUBLAS_STATUS_INVALID_VALUE);
