@@ -12,8 +12,9 @@
 // parallelism, with or without -rdc: DeviceLaunches.h rewrites the launches for clang 19);
 // `-rdc`, `-fgpu-rdc` and `--relocatable-device-code=true` mark the device code relocatable:
 // the runtime links all such images of a program into one module, so a kernel may call a
-// __device__ function defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings work too: `-arch=`/
-// `--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA architecture and,
+// __device__ function defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings
+// work too: `-arch=`/`--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA
+// architecture and,
 // for sm_70 and newer, adds PTX for that GPU beside the bitcode: the hardware backend's device
 // code, see MUSA_SIM_PTX_ARCH),
 // `-Xcompiler a,b` and `--compiler-options` (host code only), `-Xlinker`, `--std=`,
