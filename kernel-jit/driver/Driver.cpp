@@ -14,9 +14,8 @@
 // the runtime links all such images of a program into one module, so a kernel may call a
 // __device__ function defined in another file; `-dc` is `-rdc=true -c`. nvcc's spellings
 // work too: `-arch=`/`--gpu-architecture` (an sm_NN/compute_NN name keeps the default MUSA
-// architecture and,
-// for sm_70 and newer, adds PTX for that GPU beside the bitcode: the hardware backend's device
-// code, see MUSA_SIM_PTX_ARCH),
+// architecture and, for sm_70 and newer, adds PTX for that GPU beside the bitcode: the
+// hardware backend's device code, see MUSA_SIM_PTX_ARCH),
 // `-Xcompiler a,b` and `--compiler-options` (host code only), `-Xlinker`, `--std=`,
 // `--use_fast_math` (device code: contraction, reciprocal and approximate math, and
 // __USE_FAST_MATH__ defined), `--default-stream per-thread` (stream 0 is each host thread's
