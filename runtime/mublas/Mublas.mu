@@ -15,6 +15,7 @@ struct mublasContext {
   musaStream_t stream = nullptr;
   mublasPointerMode_t pointerMode = MUBLAS_POINTER_MODE_HOST;
   mublasMath_t mathMode = MUBLAS_DEFAULT_MATH;
+  void *scratch = nullptr; // device memory for a reduction's result in host pointer mode
 };
 
 namespace {
@@ -156,11 +157,11 @@ mublasStatus_t reduce(mublasHandle_t h, Reduce op, int n, const T *x, int incx, 
                : MUBLAS_STATUS_EXECUTION_FAILED;
   }
   bool host = h->pointerMode == MUBLAS_POINTER_MODE_HOST;
-  R *out = result;
-  if (host && musaMalloc(&out, sizeof(R)) != musaSuccess) {
+  if (host && !h->scratch && musaMalloc(&h->scratch, sizeof(double)) != musaSuccess) {
     musaGetLastError();
     return MUBLAS_STATUS_ALLOC_FAILED;
   }
+  R *out = host ? static_cast<R *>(h->scratch) : result;
   bool index = op == Reduce::Amax || op == Reduce::Amin;
   reduceKernel<T><<<1, Threads, 0, h->stream>>>(op, n, x, incx, y, incy,
                                                 index ? nullptr : (T *)out,
@@ -172,7 +173,6 @@ mublasStatus_t reduce(mublasHandle_t h, Reduce op, int n, const T *x, int incx, 
              musaSuccess ||
          musaStreamSynchronize(h->stream) != musaSuccess))
       status = MUBLAS_STATUS_EXECUTION_FAILED;
-    musaFree(out);
   }
   return status;
 }
@@ -563,6 +563,7 @@ mublasStatus_t mublasDestroy(mublasHandle_t handle) {
   if (!handle)
     return MUBLAS_STATUS_NOT_INITIALIZED;
   musaStreamSynchronize(handle->stream); // its work finishes first, as with cuBLAS
+  musaFree(handle->scratch);
   musaGetLastError();
   delete handle;
   return MUBLAS_STATUS_SUCCESS;

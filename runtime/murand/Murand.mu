@@ -234,6 +234,11 @@ struct murandGenerator_st {
 
 namespace {
 
+murandStatus_t launched() {
+  return musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
+                                           : MURAND_STATUS_LAUNCH_FAILURE;
+}
+
 template <class State> murandStatus_t runStates(murandGenerator_st *g, const Request &r,
                                                 unsigned long long count) {
   unsigned long long streams = g->streams();
@@ -244,7 +249,6 @@ template <class State> murandStatus_t runStates(murandGenerator_st *g, const Req
     if (!g->statesCurrent)
       for (unsigned long long t = 0; t < streams; ++t)
         seedState(&states[t], g->seed, t, g->offset, streams);
-    g->statesCurrent = true;
     for (unsigned long long k = 0; k < count; ++k)
       produce(&states[(g->offset + k) % streams], r, k);
     return MURAND_STATUS_SUCCESS;
@@ -262,25 +266,26 @@ template <class State> murandStatus_t runStates(murandGenerator_st *g, const Req
                                                                  streams, count, r);
     advanceKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, count);
   }
-  return musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
-                                           : MURAND_STATUS_LAUNCH_FAILURE;
+  return launched();
 }
 
+// r.n values (none: only the set-up murandGenerateSeeds asks for).
 murandStatus_t runPhilox(murandGenerator_st *g, const Request &r) {
   if (g->host) {
     unsigned long long firstGroup = g->offset / 4;
-    unsigned long long groups = (g->offset + r.n + 3) / 4 - firstGroup;
+    unsigned long long groups = r.n ? (g->offset + r.n + 3) / 4 - firstGroup : 0;
     for (unsigned long long k = 0; k < groups; ++k)
       producePhilox(g->seed, firstGroup + k, g->offset, r);
     return MURAND_STATUS_SUCCESS;
   }
   if (!g->statesCurrent)
     setOffsetKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, g->offset);
-  philoxKernel<<<blocksFor(r.n / 4 + 2), BlockSize, 0, g->stream>>>(g->seed, g->deviceOffset,
-                                                                     r);
-  advanceKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, r.n);
-  return musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
-                                           : MURAND_STATUS_LAUNCH_FAILURE;
+  if (r.n) {
+    philoxKernel<<<blocksFor(r.n / 4 + 2), BlockSize, 0, g->stream>>>(g->seed, g->deviceOffset,
+                                                                       r);
+    advanceKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, r.n);
+  }
+  return launched();
 }
 
 // cuRAND sets a generator up (after a new seed or offset) with work a stream capture cannot
@@ -309,17 +314,9 @@ murandStatus_t run(murandGenerator_st *g, const Request &r, unsigned long long c
   }
   if (refuseSetUpInCapture(g))
     return MURAND_STATUS_LAUNCH_FAILURE;
-  murandStatus_t status;
-  if (g->philox() && count == 0) {
-    if (!g->host && !g->statesCurrent)
-      setOffsetKernel<<<1, 1, 0, g->stream>>>(g->deviceOffset, g->offset);
-    status = musaGetLastError() == musaSuccess ? MURAND_STATUS_SUCCESS
-                                               : MURAND_STATUS_LAUNCH_FAILURE;
-  } else {
-    status = g->philox() ? runPhilox(g, r)
-             : g->mrg()  ? runStates<murandStateMRG32k3a_t>(g, r, count)
-                         : runStates<murandStateXORWOW_t>(g, r, count);
-  }
+  murandStatus_t status = g->philox() ? runPhilox(g, r)
+                          : g->mrg()  ? runStates<murandStateMRG32k3a_t>(g, r, count)
+                                      : runStates<murandStateXORWOW_t>(g, r, count);
   if (status == MURAND_STATUS_SUCCESS)
     g->statesCurrent = true;
   return status;
