@@ -2,7 +2,9 @@
 // compiles the loop (see LoopOverlap.h).
 #include "LoopOverlap.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -64,6 +66,61 @@ bool stepsByRuntimeAmount(const Loop *L) {
   return false;
 }
 
+/// The iterations of the source loop that one trip of `L` runs if the device compiler has
+/// already unrolled it at run time (1 if not): clang unrolls a small counted loop by four or
+/// eight and leaves the rest to a remainder loop it marks `llvm.loop.unroll.disable`, next to
+/// `L` (after its exit or before its preheader) with the loads of one iteration. The ratio of
+/// their loads is the unroll factor: `L`'s body already holds the iterations nvcc's unrolling
+/// would put in flight, and applying nvcc's factor again would count them four times over.
+unsigned unrolledByCompiler(const Loop *L, const LoopInfo &LI) {
+  auto loadsIn = [](const Loop *loop) {
+    unsigned n = 0;
+    for (const BasicBlock *BB : loop->blocks())
+      for (const Instruction &I : *BB)
+        n += isa<LoadInst>(I);
+    return n;
+  };
+  // Blocks within a few edges of `from`, forwards or backwards, outside `L`.
+  auto near = [&](const BasicBlock *from, bool forwards) {
+    SmallPtrSet<const BasicBlock *, 16> found;
+    SmallVector<std::pair<const BasicBlock *, unsigned>, 16> work{{from, 0}};
+    while (!work.empty()) {
+      auto [BB, distance] = work.pop_back_val();
+      if (!BB || L->contains(BB) || !found.insert(BB).second || distance == 3)
+        continue;
+      if (forwards)
+        for (const BasicBlock *next : successors(BB))
+          work.push_back({next, distance + 1});
+      else
+        for (const BasicBlock *prev : predecessors(BB))
+          work.push_back({prev, distance + 1});
+    }
+    return found;
+  };
+  SmallVector<BasicBlock *, 4> exits;
+  L->getExitBlocks(exits);
+  SmallPtrSet<const BasicBlock *, 32> around;
+  for (const BasicBlock *exit : exits) {
+    auto found = near(exit, true);
+    around.insert(found.begin(), found.end());
+  }
+  if (const BasicBlock *pre = L->getLoopPreheader()) {
+    auto found = near(pre, false);
+    around.insert(found.begin(), found.end());
+  }
+  const unsigned own = loadsIn(L);
+  for (const BasicBlock *BB : around) {
+    const Loop *R = LI.getLoopFor(BB);
+    if (!R || R == L || R->getHeader() != BB || !R->isInnermost() ||
+        !findOptionMDForLoop(R, "llvm.loop.unroll.disable"))
+      continue;
+    unsigned one = loadsIn(R);
+    if (one && own >= 2 * one && own % one == 0)
+      return own / one;
+  }
+  return 1;
+}
+
 /// How many iterations of each block's loop have their loads in flight at once: GPU compilers
 /// unroll small innermost loops (nvcc by four), so the loads of consecutive iterations issue
 /// together, unless an address depends on a load of the loop (a pointer chase, a gather
@@ -73,7 +130,8 @@ bool stepsByRuntimeAmount(const Loop *L) {
 /// unroll (`#pragma unroll 1`) keeps one iteration in flight, one with `#pragma unroll N` N
 /// (the H200 runs a `#pragma unroll 1` grid-stride sum at one load per warp in flight:
 /// timing_workloads.mu's sum_stride1), and so does a loop stepping by a run-time amount
-/// (stepsByRuntimeAmount).
+/// (stepsByRuntimeAmount). A loop the device compiler already unrolled by k holds k of the
+/// four iterations (unrolledByCompiler).
 DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
   constexpr unsigned DefaultUnroll = 4;
   DenseMap<const BasicBlock *, unsigned> overlap;
@@ -113,6 +171,8 @@ DenseMap<const BasicBlock *, unsigned> loopOverlap(Function &F) {
       unroll = 1;
     else if (std::optional<int> count = getOptionalIntLoopAttribute(L, "llvm.loop.unroll.count"))
       unroll = unsigned(std::clamp(*count, 1, 32));
+    else if (unsigned done = unrolledByCompiler(L, LI); done > 1)
+      unroll = std::max(1u, unroll / done);
     if (!chained && unroll > 1)
       for (BasicBlock *BB : L->blocks())
         overlap[BB] = unroll;
