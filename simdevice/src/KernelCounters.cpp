@@ -514,8 +514,10 @@ void KernelCounters::addSampled(const SampledPart &p) {
   sampledStoreSectors += p.storeSectors;
   sampledPartialStoreSectors += p.partialStoreSectors;
   for (uintptr_t a : p.atomics)
-    if (atomicAddresses_.size() < 1u << 16)
-      atomicAddresses_.insert(a);
+    if (auto at = atomicAddresses_.find(a); at != atomicAddresses_.end())
+      ++at->second;
+    else if (atomicAddresses_.size() < 1u << 16)
+      atomicAddresses_.emplace(a, 1);
 }
 
 void addSampledFields(SiteStats &s, const SiteStats &b) {
@@ -554,9 +556,22 @@ void BlockCounters::addLightCounts(std::array<uint64_t, abi::ClassCount> &classe
 size_t KernelCounters::distinctAtomicUnits(double unitBytes) const {
   std::unordered_set<uintptr_t> units;
   uintptr_t unit = std::max<uintptr_t>(1, uintptr_t(unitBytes));
-  for (uintptr_t a : atomicAddresses_)
-    units.insert(a / unit);
+  for (const auto &entry : atomicAddresses_)
+    units.insert(entry.first / unit);
   return units.size();
+}
+
+double KernelCounters::busiestAtomicUnitShare(double unitBytes) const {
+  std::unordered_map<uintptr_t, uint64_t> units;
+  uintptr_t unit = std::max<uintptr_t>(1, uintptr_t(unitBytes));
+  uint64_t total = 0, busiest = 0;
+  for (const auto &[address, count] : atomicAddresses_) {
+    total += count;
+    busiest = std::max(busiest, units[address / unit] += count);
+  }
+  // The busiest of several equally loaded units exceeds its mean by about a standard
+  // deviation or two of its count: take one off.
+  return total ? std::max(0.0, double(busiest) - std::sqrt(double(busiest))) / double(total) : 0;
 }
 
 void BlockCounters::begin(const GridLaunch &launch, uint64_t linearBlock, const char *shared,

@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -279,6 +280,10 @@ public:
   size_t distinctAtomicAddresses() const { return atomicAddresses_.size(); }
   /// The units of `unitBytes` those addresses fall in (atomics in one unit serialise at L2).
   size_t distinctAtomicUnits(double unitBytes) const;
+  /// The share of the sampled atomics that the busiest of those units took, less its sampling
+  /// noise (a histogram skewed to its low bins keeps one unit busy while the others idle); 0
+  /// without samples.
+  double busiestAtomicUnitShare(double unitBytes) const;
   /// The most blocks a launch samples.
   static constexpr int MaxSamples = 16;
   /// Blocks are sampled for coalescing and bank conflicts when this says so.
@@ -334,7 +339,7 @@ private:
   uint64_t sampled_[MaxSamples] = {}; // the sampled blocks' linear indices, ascending
   int samples_ = 0;
   std::mutex mutex_;
-  std::unordered_set<uintptr_t> atomicAddresses_;
+  std::unordered_map<uintptr_t, uint64_t> atomicAddresses_; // sampled lanes' atomics at each
   std::vector<std::unique_ptr<struct BlockCounters>> workers_; // by arena thread index
   std::string memoKey_;                       // empty: launches like it are not remembered
   std::shared_ptr<const SampledPart> reused_; // the measurements this launch takes
