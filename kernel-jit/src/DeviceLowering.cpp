@@ -136,4 +136,21 @@ std::string lowerDeviceModule(Module &M, const std::string &triple,
   return {};
 }
 
+FenceInst *createScopedFence(IRBuilderBase &b, FenceScope scope) {
+  FenceInst *fence = b.CreateFence(AtomicOrdering::SequentiallyConsistent);
+  if (scope != FenceScope::Gpu)
+    fence->setMetadata(FenceScopeMetadata,
+                       MDNode::get(b.getContext(), {ConstantAsMetadata::get(
+                                                      b.getInt32(unsigned(scope)))}));
+  return fence;
+}
+
+FenceScope fenceScopeOf(const FenceInst &fence) {
+  if (MDNode *md = fence.getMetadata(FenceScopeMetadata))
+    if (md->getNumOperands() == 1)
+      if (auto *c = mdconst::dyn_extract<ConstantInt>(md->getOperand(0)))
+        return FenceScope(std::min<uint64_t>(c->getZExtValue(), unsigned(FenceScope::System)));
+  return FenceScope::Gpu;
+}
+
 } // namespace musa::jit

@@ -408,6 +408,22 @@ struct BlockPlan {
 /// microbenchmarks report them. Estimates, not fitted.
 constexpr unsigned SpecialSteps = 4, Fp64Steps = 2, SharedLoadSteps = 7;
 
+/// Dependent-chain steps a memory fence holds a warp for, by scope: a warp's __threadfence()
+/// waits about 630 cycles (its stores and loads acknowledged by L2), __threadfence_system()
+/// about 1240, __threadfence_block() about 8 (one warp on an H100, whose SMs and L2 are the
+/// H200's; tests/hardware/session23/fence_cost.h100.txt). Everything after the fence waits.
+unsigned fenceSteps(const FenceInst &fence) {
+  switch (fenceScopeOf(fence)) {
+  case FenceScope::Block:
+    return 2;
+  case FenceScope::System:
+    return 310;
+  case FenceScope::Gpu:
+    break;
+  }
+  return 158;
+}
+
 BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFlight) {
   const DataLayout &DL = BB.getModule()->getDataLayout();
   Argument *ctx = getContextArg(*BB.getParent());
@@ -417,8 +433,13 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
   // the block, itself included (the dependent chain a warp waits through).
   DenseMap<const Instruction *, unsigned> steps;
   unsigned longestPath = 0;
+  unsigned fenced = 0; // the steps at which the last fence let the warp go on
   for (Instruction &I : BB) {
-    unsigned s = 0;
+    if (auto *fence = dyn_cast<FenceInst>(&I)) {
+      fenced = longestPath = std::max(longestPath, fenced) + fenceSteps(*fence);
+      continue;
+    }
+    unsigned s = fenced;
     for (const Value *V : I.operands())
       if (auto *op = dyn_cast<Instruction>(V); op && op->getParent() == &BB)
         s = std::max(s, steps.lookup(op));

@@ -13,7 +13,7 @@
 //                                   -> the same call with ctx appended (convergent); a
 //                                      WarpConverge call also gets its site number as `arg`
 //                                      (lanes at the same site form one coalesced group)
-//   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst
+//   llvm.nvvm.membar.{cta,gl,sys}   -> fence seq_cst, its scope as metadata
 //   llvm.nvvm.atomic.load.{inc,dec}.32 (atomicInc, atomicDec)
 //                                   -> atomicrmw uinc_wrap, udec_wrap
 //   vprintf(fmt, buf)               -> call __musa_sim_vprintf(fmt, buf, ctx)
@@ -330,7 +330,9 @@ bool lowerCall(CallInst &call, Value *ctx) {
     return true;
   }
   if (name.starts_with("llvm.nvvm.membar.")) {
-    b.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    createScopedFence(b, name.ends_with(".cta")   ? FenceScope::Block
+                         : name.ends_with(".sys") ? FenceScope::System
+                                                  : FenceScope::Gpu);
     call.eraseFromParent();
     return true;
   }

@@ -7,6 +7,7 @@
 //                   %tid.x ... | %dynamic_smem_size | %total_smem_size |
 //                   %lanemask_eq | _lt | _le | _gt | _ge          the special register
 //   membar.cta | membar.gl | membar.sys | fence.* (no operands)   a sequentially consistent fence
+//                                                   (its scope as metadata: .cta, .gl/.gpu, .sys)
 //   bar.sync 0 | barrier.sync 0                                    __syncthreads()
 //   bar{.cta}.sync|arrive a{, b} | barrier{.cta}.sync|arrive{.aligned} a{, b}
 //                                                 a named barrier (__musa_sim_named_barrier)
@@ -546,7 +547,9 @@ bool lower(CallInst &call, const std::string &text) {
   }
   if (t == "membar.cta" || t == "membar.gl" || t == "membar.sys" ||
       (t.starts_with("fence.") && !t.contains(' '))) {
-    b.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    createScopedFence(b, t.ends_with(".cta")                         ? FenceScope::Block
+                         : t.ends_with(".sys") || t == "membar.sys" ? FenceScope::System
+                                                                     : FenceScope::Gpu);
     call.eraseFromParent();
     return true;
   }

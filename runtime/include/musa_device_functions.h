@@ -646,15 +646,11 @@ __MUSA_DEV double __fma_rd(double a, double b, double c) { return __musa_fma_dir
 #include "musa_conversion_functions.h"
 
 /* ---- memory fences and read-only loads ------------------------------------------------- */
-#if defined(__MUSA_SIM_HW__) /* NVPTX cannot select a plain fence: its membar builtins */
+/* The membar builtins: NVPTX selects them (not a plain fence), and the simulator's lowering
+   turns them into sequentially consistent fences that keep their scope for the timing model. */
 __MUSA_DEV void __threadfence_block(void) { __nvvm_membar_cta(); }
 __MUSA_DEV void __threadfence(void) { __nvvm_membar_gl(); }
 __MUSA_DEV void __threadfence_system(void) { __nvvm_membar_sys(); }
-#else
-__MUSA_DEV void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-__MUSA_DEV void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-__MUSA_DEV void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-#endif
 template <class T> __MUSA_DEV T __ldg(const T *p) { return *p; }
 template <class T> __MUSA_DEV T __ldcg(const T *p) { return *p; }
 template <class T> __MUSA_DEV T __ldca(const T *p) { return *p; }

@@ -44,6 +44,8 @@ class DataLayout;
 class Triple;
 class LLVMContext;
 class StructType;
+class FenceInst;
+class IRBuilderBase;
 } // namespace llvm
 
 namespace musa::jit {
@@ -136,6 +138,14 @@ void localizeCounters(llvm::Function &L, llvm::Value *ctx, llvm::Function &K);
 /// Loop metadata !{!"musa.thread.loop"} on the innermost loop over a block's threads (block
 /// and region loops): SplitThreadGuardsPass looks for it.
 inline constexpr const char *ThreadLoopMD = "musa.thread.loop";
+/// The scope a lowered memory fence orders (__threadfence_block, __threadfence,
+/// __threadfence_system, membar and fence in inline PTX): metadata !{i32 scope} named
+/// FenceScopeMetadata on the fence, absent meaning Gpu. The fence itself is sequentially
+/// consistent whatever the scope; the timing model charges it by scope (InstrumentTiming).
+enum class FenceScope : unsigned { Block = 0, Gpu = 1, System = 2 };
+inline constexpr const char *FenceScopeMetadata = "musa.fence.scope";
+llvm::FenceInst *createScopedFence(llvm::IRBuilderBase &b, FenceScope scope);
+FenceScope fenceScopeOf(const llvm::FenceInst &fence);
 /// The context argument of a lowered device function, or null if not lowered.
 llvm::Argument *getContextArg(llvm::Function &F);
 /// Whether the module's lowered code reads a thread's own clock (clock64(), %globaltimer) or
