@@ -10,35 +10,74 @@ namespace musa::sim {
 
 namespace {
 /// A global load site of a launch: the bytes of the sectors it requests from L1 and the
-/// address range it spans.
+/// address range it spans (from `lo`).
 struct ReadSite {
-  double bytes, span;
+  double bytes, span, lo;
 };
 
 /// The share of a launch's re-reads (L2 traffic beyond its footprint) that miss L2. A re-read
-/// finds its line while what the launch reads between two touches of it fits in L2: the hot
-/// set (the ranges of the sites that re-read) plus the share of the rest of the footprint,
-/// read once, that streams past in between (a line a site reads r times sees 1/r of it).
-/// So an L2-resident vector gathered while a matrix streams through once stays in L2 (an ELL
-/// or CSR SpMV, an embedding lookup), where the footprint alone would send the gathers to
-/// DRAM in the proportion it exceeds L2. `reuse`: the share of requested sectors L1 passes
-/// on. Without a re-reading site, `footprintMiss` (the footprint's share beyond L2).
+/// finds its line while what the launch reads between two touches of it fits in L2.
+/// - A site that re-reads its own range: the hot set (the ranges of the sites that re-read)
+///   plus the share of the rest of the footprint, read once, that streams past in between
+///   (a line a site reads r times sees 1/r of it). So an L2-resident vector gathered while a
+///   matrix streams through once stays in L2 (an ELL or CSR SpMV, an embedding lookup), where
+///   the footprint alone would send the gathers to DRAM in the proportion it exceeds L2.
+/// - Sites that read one range at shifted addresses (a stencil's neighbours `a[c - si]`,
+///   `a[c]`, `a[c + si]`): a line the leading site brings in is read again by the others once
+///   the sweep has moved on by the shift between them, while the footprint streams past in
+///   proportion (a 3D stencil's planes above and below, 1 MB apart in 128 MB, stay in L2).
+/// `reuse`: the share of requested sectors L1 passes on. Without re-reads of either kind,
+/// `footprintMiss` (the footprint's share beyond L2).
 double reReadMissFraction(const std::vector<ReadSite> &sites, double reuse, double footprint,
                           double l2Bytes, double footprintMiss) {
+  // Sites whose ranges mostly overlap read one array: group them (the first of a group leads).
+  std::vector<int> group(sites.size(), -1);
+  for (size_t i = 0; i < sites.size(); ++i) {
+    if (sites[i].span <= 0 || group[i] >= 0)
+      continue;
+    group[i] = int(i);
+    double lo = sites[i].lo, hi = sites[i].lo + sites[i].span; // the group's range so far
+    for (size_t j = i + 1; j < sites.size(); ++j) {
+      const ReadSite &b = sites[j];
+      double overlap = std::min(hi, b.lo + b.span) - std::max(lo, b.lo);
+      if (group[j] < 0 && b.span > 0 && overlap > 0.5 * std::min(hi - lo, b.span)) {
+        group[j] = int(i);
+        lo = std::min(lo, b.lo), hi = std::max(hi, b.lo + b.span);
+      }
+    }
+  }
   double hot = 0;
   for (const ReadSite &s : sites)
     if (s.span > 0 && s.bytes * reuse > s.span)
       hot += s.span;
-  if (hot <= 0)
-    return footprintMiss;
   double streamed = std::max(0.0, footprint - hot), excess = 0, missed = 0;
-  for (const ReadSite &s : sites) {
-    double bytes = s.bytes * reuse;
-    if (s.span <= 0 || bytes <= s.span)
+  for (size_t i = 0; i < sites.size(); ++i) {
+    if (group[i] != int(i))
       continue;
-    double between = hot + streamed * s.span / bytes;
-    excess += bytes - s.span;
-    missed += (bytes - s.span) * std::clamp(1 - l2Bytes / between, 0.0, 1.0);
+    double bytes = 0, lo = sites[i].lo, hi = sites[i].lo + sites[i].span, firstLo = lo,
+           lastLo = lo, selfExcess = 0, selfMissed = 0;
+    int members = 0;
+    for (size_t j = i; j < sites.size(); ++j) {
+      if (group[j] != int(i))
+        continue;
+      const ReadSite &s = sites[j];
+      ++members, bytes += s.bytes * reuse;
+      lo = std::min(lo, s.lo), hi = std::max(hi, s.lo + s.span);
+      firstLo = std::min(firstLo, s.lo), lastLo = std::max(lastLo, s.lo);
+      if (s.bytes * reuse > s.span) { // the site re-reads its own range
+        double between = hot + streamed * s.span / (s.bytes * reuse);
+        selfExcess += s.bytes * reuse - s.span;
+        selfMissed += (s.bytes * reuse - s.span) * std::clamp(1 - l2Bytes / between, 0.0, 1.0);
+      }
+    }
+    excess += selfExcess, missed += selfMissed;
+    // The group's reads beyond its range and beyond its sites' own re-reads: the shifted ones.
+    double shifted = bytes - (hi - lo) - selfExcess;
+    if (members < 2 || shifted <= 0)
+      continue;
+    double between = hot + (lastLo - firstLo) * footprint / (hi - lo);
+    excess += shifted;
+    missed += shifted * std::clamp(1 - l2Bytes / between, 0.0, 1.0);
   }
   return excess > 0 ? missed / excess : footprintMiss;
 }
@@ -214,7 +253,8 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       } else {
         loadSectors += warps * sectors, loadLines += lines, loadWarps += warps;
         readSites.push_back({warps * sectors * 32,
-                             s.highest > s.lowest ? double(s.highest - s.lowest) : 0});
+                             s.highest > s.lowest ? double(s.highest - s.lowest) : 0,
+                             double(s.lowest)});
         if (s.globalWarps)
           scatteredLoadLines += warps * double(s.scatteredLines) / s.globalWarps;
         double chains = warps / std::max(1u, s.info >> abi::AccessGroupShift);

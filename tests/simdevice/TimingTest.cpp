@@ -713,6 +713,38 @@ TEST(Timing, AGatheredVectorStaysInL2WhileAMatrixStreamsPast) {
   EXPECT_NEAR(large.dramBytes, (4 << 20) + (2 << 20) * 0.875, 0.02 * (4 << 20));
 }
 
+TEST(Timing, AStencilsShiftedReadsOfOneArrayHitL2WhileTheShiftFits) {
+  DeviceProfile p = profile("h200");
+  p.l2CacheSize = 256 << 10;
+  const uint64_t array = 2 << 20;
+  // Three load sites read 2 MB each, coalesced, at addresses `shift` apart (a stencil's
+  // neighbours a[c - s], a[c], a[c + s]): a line the first brings in is read again by the
+  // others once the sweep has moved `shift` and `2 * shift` on.
+  auto estimate = [&](uint64_t shift) {
+    Fixture f(384);
+    f.counters->sites.resize(3);
+    const uintptr_t at = uintptr_t(f.memory.data());
+    for (int k = 0; k < 3; ++k) {
+      SiteStats &s = f.counters->sites[k];
+      s.info = 4 | (1u << musa::sim::abi::AccessGroupShift);
+      s.globalExecs = s.globalLanes = array / 4;
+      s.globalWarps = s.globalExecs / 32, s.sectors = s.globalWarps * 4;
+      s.lines = s.globalWarps;
+      s.lowest = at + k * shift, s.highest = at + k * shift + array;
+    }
+    f.counters->touch(at, array + 2 * shift, false);
+    return estimateKernel(p, f.launch, *f.counters);
+  };
+  // 32 KB apart: 64 KB pass between a line's first and last touch, well inside L2: DRAM
+  // reads the footprint once.
+  KernelEstimate near = estimate(32 << 10);
+  EXPECT_NEAR(near.dramBytes, array + (64 << 10), 0.01 * array);
+  // 512 KB apart: 1 MB passes in between, of which L2 keeps 256 KB: 3/4 of the 3 MB read
+  // again come from DRAM.
+  KernelEstimate far = estimate(512 << 10);
+  EXPECT_NEAR(far.dramBytes, (3 << 20) + (3 << 20) * 0.75, 0.02 * (3 << 20));
+}
+
 TEST(Timing, SharedFloatAtomicsRetryPerRoundAndSerialisePerWord) {
   DeviceProfile p = profile("h200");
   // 1056 blocks of 8 warps, eight a multiprocessor: one wave. Each thread adds 256 floats to
