@@ -1,0 +1,10 @@
+#!/bin/sh
+# hw-session23.sh OUT: the twenty-third session's device run (it came as an H100 80GB HBM3):
+# the memory-fence cost probe, and which fence instructions nvcc emits for each scope.
+set -u
+out=$1
+mkdir -p "$out"
+nvcc -O2 -arch=sm_90 tests/hardware/probes/fence_cost.cu -o /tmp/fc &&
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv &&
+  /tmp/fc | tee "$out/fence_cost.txt"
+cuobjdump -sass /tmp/fc | grep -o "MEMBAR[A-Z.]*\|FENCE[A-Z.]*\|CCTL[A-Z.]*" | sort | uniq -c
