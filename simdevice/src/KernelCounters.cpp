@@ -569,8 +569,7 @@ double KernelCounters::busiestAtomicUnitShare(double unitBytes) const {
     total += count;
     busiest = std::max(busiest, units[address / unit] += count);
   }
-  // The busiest of several equally loaded units exceeds its mean by about a standard
-  // deviation or two of its count: take one off.
+  // The busiest of equally loaded units exceeds their mean by a standard deviation or so.
   return total ? std::max(0.0, double(busiest) - std::sqrt(double(busiest))) / double(total) : 0;
 }
 
