@@ -860,7 +860,12 @@ __MUSA_DEV int __reduce_max_sync(unsigned mask, int v) { return (int)__musa_sim_
 __MUSA_DEV unsigned __reduce_and_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_AND, mask, v, 0, 0); }
 __MUSA_DEV unsigned __reduce_or_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_OR, mask, v, 0, 0); }
 __MUSA_DEV unsigned __reduce_xor_sync(unsigned mask, unsigned v) { return (unsigned)__musa_sim_warp(__MUSA_SIM_WARP_REDUCE_XOR, mask, v, 0, 0); }
-__MUSA_DEV unsigned __musa_lane(void) { return __nvvm_read_ptx_sreg_laneid() % 32; }
+/* The caller's lane in its 32-lane group, from its place in the block (warps are consecutive
+ * threads): not %laneid % 32, whose remainder the device compiler drops, knowing NVIDIA's
+ * %laneid to be below 32 (128-lane warps count to 127). */
+__MUSA_DEV unsigned __musa_lane(void) {
+  return ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32;
+}
 __MUSA_DEV unsigned __lanemask_eq(void) { return 1u << __musa_lane(); }
 __MUSA_DEV unsigned __lanemask_lt(void) { return (1u << __musa_lane()) - 1u; }
 __MUSA_DEV unsigned __lanemask_le(void) { return (2u << __musa_lane()) - 1u; }
