@@ -178,6 +178,20 @@ HalfOps findHalfOps(Function &F) {
 }
 
 /// Adds the cost of one instruction to `c` (memory accesses excepted).
+/// The tensor-core work of a warp matrix multiply (WarpFn with op __MUSA_SIM_WARP_MMA), in
+/// steps of one m16n8k16 fp16 multiply (HMMA.16816, 2048 multiply-adds): 16x16x16 (and
+/// 32x8x16, 8x32x16) in half or bfloat16 is two; tf32 at half that rate per multiply-add,
+/// 16x16x8, also two; 8-bit integers at twice it, one; an 8x8x4 double multiply (DMMA, 256
+/// multiply-adds at a sixteenth of the fp16 rate) two. 0 for any other call.
+unsigned tensorSteps(const CallBase &call) {
+  auto *op = dyn_cast<ConstantInt>(call.getArgOperand(0));
+  if (!op || (op->getZExtValue() & 0xff) != __MUSA_SIM_WARP_MMA || call.arg_size() < 4)
+    return 0;
+  auto *code = dyn_cast<ConstantInt>(call.getArgOperand(3));
+  unsigned inputs = code ? unsigned(code->getZExtValue() >> 4) & 0xf : unsigned(__MUSA_SIM_MMA_F16);
+  return inputs == __MUSA_SIM_MMA_S8 || inputs == __MUSA_SIM_MMA_U8 ? 1 : 2;
+}
+
 void classify(Instruction &I, Counts &c) {
   using namespace sim::abi;
   if (isa<PHINode>(I) || isa<AllocaInst>(I) || isa<BitCastInst>(I) ||
@@ -209,6 +223,8 @@ void classify(Instruction &I, Counts &c) {
     if (name == BarrierFn || name == BarrierReduceFn || name == GridSyncFn ||
         name == NamedBarrierFn)
       ++c[ClassBarrier];
+    else if (unsigned steps = name == WarpFn ? tensorSteps(*call) : 0)
+      c[ClassTensor] += steps;
     else if ((name == WarpFn && !isLockstepPoint(*call)) || name == ActiveMaskFn)
       ++c[ClassWarp];
     else if (auto *intrinsic = dyn_cast<IntrinsicInst>(call)) {
@@ -407,6 +423,8 @@ struct BlockPlan {
 /// 16 cycles), fp64 arithmetic (about 8) and shared-memory loads (about 30), as Hopper
 /// microbenchmarks report them. Estimates, not fitted.
 constexpr unsigned SpecialSteps = 4, Fp64Steps = 2, SharedLoadSteps = 7;
+/// A tensor step's result waits about 16 cycles (placeholder until the probe).
+constexpr unsigned TensorSteps = 4;
 
 /// Dependent-chain steps a memory fence holds a warp for, by scope: a warp's __threadfence()
 /// waits about 630 cycles (its stores and loads acknowledged by L2), __threadfence_system()
@@ -461,9 +479,10 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
     }
     own += halfOperations - halfBefore;
     for (unsigned c = 0; c < sim::abi::ClassCount; ++c)
-      own += (plan.counts[c] - counted[c]) * (c == sim::abi::ClassSpecial ? SpecialSteps
-                                              : c == sim::abi::ClassFp64  ? Fp64Steps
-                                                                           : 1);
+      own += (plan.counts[c] - counted[c]) * (c == sim::abi::ClassSpecial  ? SpecialSteps
+                                              : c == sim::abi::ClassFp64   ? Fp64Steps
+                                              : c == sim::abi::ClassTensor ? TensorSteps
+                                                                            : 1);
     if (s + own) {
       steps[&I] = s + own;
       longestPath = std::max(longestPath, s + own);

@@ -28,10 +28,42 @@ enum __musa_sim_warp_op {
   /* The lanes converged at this call (__activemask, coalesced_threads); the compiler numbers
      its calls by call site. */
   __MUSA_SIM_WARP_CONVERGE = 18,
+  /* A warp matrix multiply-accumulate (mma.h's mma_sync): value is the lane's
+     __musa_sim_mma_operands, arg its shape and types (the code below). Each 32-lane
+     quarter multiplies its own tile; element e of an M x N tile (row-major) is slot e / 32 of
+     lane e % 32's fragment. */
+  __MUSA_SIM_WARP_MMA = 19,
   /* A flag: the mask names lanes of the caller's 32-lane quarter only (coalesced groups on
      128-lane warps). */
   __MUSA_SIM_WARP_QUARTER_LOCAL = 0x100
 };
+
+/* The operands of one lane's mma_sync: its fragments' element arrays. */
+struct __musa_sim_mma_operands {
+  const void *a, *b, *c;
+  void *d;
+};
+
+/* Shapes (M x N x K) and element types of __MUSA_SIM_WARP_MMA, packed into its arg (below). */
+enum __musa_sim_mma_shape {
+  __MUSA_SIM_MMA_16x16x16 = 0,
+  __MUSA_SIM_MMA_32x8x16 = 1,
+  __MUSA_SIM_MMA_8x32x16 = 2,
+  __MUSA_SIM_MMA_16x16x8 = 3,
+  __MUSA_SIM_MMA_8x8x4 = 4
+};
+enum __musa_sim_mma_type {
+  __MUSA_SIM_MMA_F16 = 0,
+  __MUSA_SIM_MMA_BF16 = 1,
+  __MUSA_SIM_MMA_TF32 = 2, /* float storage, read as tf32 */
+  __MUSA_SIM_MMA_S8 = 3,
+  __MUSA_SIM_MMA_U8 = 4,
+  __MUSA_SIM_MMA_F32 = 5,
+  __MUSA_SIM_MMA_S32 = 6,
+  __MUSA_SIM_MMA_F64 = 7
+};
+/* The code (WarpMma's arg): shape | A and B type << 4 | C type << 8 | D type << 12, and bits
+   16 (satf), 17 (A stored col_major) and 18 (B stored col_major). */
 
 /* __syncthreads_count / _and / _or. */
 enum __musa_sim_block_reduce_op {

@@ -36,6 +36,7 @@ fp32_lanes = 64
 fp64_lanes = 8
 int_lanes = 32
 imad_lanes = 32
+tensor_fp16_macs_per_cycle = 256
 sfu_lanes = 8
 ldst_lanes = 16
 dependent_issue_cycles = 4

@@ -42,6 +42,7 @@ fp32_lanes = 128                        # [arch]
 fp64_lanes = 64                         # [arch]
 int_lanes = 64                          # [arch]
 imad_lanes = 64                         # [arch] IMAD runs on the FMA pipe's 16 lanes per scheduler (Hopper), beside the 16-lane integer ALU
+tensor_fp16_macs_per_cycle = 1024       # [probe] placeholder
 sfu_lanes = 16                          # [arch]
 ldst_lanes = 32                         # [arch]
 dependent_issue_cycles = 4              # [est]

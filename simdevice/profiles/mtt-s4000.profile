@@ -39,6 +39,7 @@ fp32_lanes = 128                        # [est]
 fp64_lanes = 8                         # [est]
 int_lanes = 128                         # [est]
 imad_lanes = 128                        # [est] as int_lanes
+tensor_fp16_macs_per_cycle = 620        # [issue] 100 TFLOPS fp16 tensor (4x the 25 TFLOPS fp32) over 48 SMs at 1680 MHz
 sfu_lanes = 16                          # [est]
 ldst_lanes = 32                         # [est]
 dependent_issue_cycles = 4              # [est]

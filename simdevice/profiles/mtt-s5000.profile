@@ -38,6 +38,7 @@ fp32_lanes = 128                        # [est]
 fp64_lanes = 32                         # [est]
 int_lanes = 128                         # [est]
 imad_lanes = 128                        # [est] as int_lanes
+tensor_fp16_macs_per_cycle = 512        # [est] four times the fp32 lanes, the ratio of the S4000's public fp16 tensor and fp32 figures
 sfu_lanes = 16                          # [est]
 ldst_lanes = 32                         # [est]
 dependent_issue_cycles = 4              # [est]

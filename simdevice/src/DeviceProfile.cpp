@@ -133,6 +133,7 @@ const std::map<std::string, Setter> &fields() {
       {"fp64_lanes", integer(&DeviceProfile::fp64Lanes)},
       {"int_lanes", integer(&DeviceProfile::intLanes)},
       {"imad_lanes", integer(&DeviceProfile::imadLanes)},
+      {"tensor_fp16_macs_per_cycle", real(&DeviceProfile::tensorFp16MacsPerCycle)},
       {"sfu_lanes", integer(&DeviceProfile::sfuLanes)},
       {"ldst_lanes", integer(&DeviceProfile::ldstLanes)},
       {"dependent_issue_cycles", real(&DeviceProfile::dependentIssueCycles)},
@@ -215,8 +216,8 @@ std::string checkConsistency(const DeviceProfile &p) {
   if (p.totalGlobalMem == 0)
     return "total_global_mem must be positive";
   if (p.issueWidth <= 0 || p.fp32Lanes <= 0 || p.fp64Lanes <= 0 || p.intLanes <= 0 || p.imadLanes <= 0 ||
-      p.sfuLanes <= 0 || p.ldstLanes <= 0)
-    return "issue_width and the *_lanes fields must be positive";
+      p.sfuLanes <= 0 || p.ldstLanes <= 0 || p.tensorFp16MacsPerCycle <= 0)
+    return "issue_width, the *_lanes fields and tensor_fp16_macs_per_cycle must be positive";
   if (p.termOverlap < 0 || p.termOverlap > 1)
     return "term_overlap must lie between 0 and 1";
   if (p.pageableCopyFactor <= 0 || p.pageableD2hFactor <= 0 || p.pageableD2hFactor > 1 ||

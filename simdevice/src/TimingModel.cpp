@@ -300,6 +300,10 @@ KernelEstimate estimateKernel(const DeviceProfile &p, const GridLaunch &launch,
       perBlock(e.warpInstructions[abi::ClassFp32]) * w / p.fp32Lanes,
       perBlock(e.warpInstructions[abi::ClassFp64]) * w / p.fp64Lanes,
       perBlock(e.warpInstructions[abi::ClassSpecial]) * w / p.sfuLanes,
+      // Tensor cores: each counted step is an m16n8k16 fp16 multiply (2048 multiply-adds)
+      // of one 32-lane group; a wider warp's quarters multiply a tile each.
+      perBlock(e.warpInstructions[abi::ClassTensor]) * (w / 32) * 2048 /
+          p.tensorFp16MacsPerCycle,
       perBlock(e.globalWarpAccesses + e.sharedWarpAccesses + e.warpInstructions[abi::ClassWarp]) *
           w / p.ldstLanes,
       // L1: four sectors of one 128-byte line per cycle; a warp access spanning several

@@ -14,7 +14,8 @@ namespace musa::sim {
 namespace {
 
 const char *const ClassNames[abi::ClassCount] = {"int",    "fp32",    "fp64", "special",
-                                                 "branch", "barrier", "warp", "int_mul"};
+                                                 "branch", "barrier", "warp", "int_mul",
+                                                 "tensor"};
 
 std::string dim(const Dim3 &d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";

@@ -30,6 +30,10 @@ void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize) {
   if (group.empty())
     return;
   const uint32_t op = warpOpOf(group.front()->op);
+  if (op == WarpMma) {
+    computeWarpMma(group);
+    return;
+  }
   const WarpLane *byLane[MaxWarpSize] = {};
   for (const WarpLane *l : group)
     if (l->lane < MaxWarpSize)

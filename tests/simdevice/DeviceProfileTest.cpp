@@ -43,6 +43,7 @@ std::string shipped(const char *id) {
          "texture_pitch_alignment = 32\nasync_engine_count = 1\nmemory_bandwidth_gbs = 10\n"
          "host_link_bandwidth_gbs = 1\n"
          "issue_width = 2\nfp32_lanes = 64\nfp64_lanes = 8\nint_lanes = 32\nimad_lanes = 32\nsfu_lanes = 8\n"
+         "tensor_fp16_macs_per_cycle = 256\n"
          "ldst_lanes = 16\ndependent_issue_cycles = 4\ndram_latency_cycles = 400\n"
          "l1_latency_cycles = 30\nl2_latency_cycles = 200\nl1_sectors_per_cycle = 2\n"
          "dram_loaded_cycles = 0.02\nl2_tail_cycles = 70\ndram_tail_cycles = 400\n"

@@ -54,6 +54,9 @@ struct DeviceProfile {
   int issueWidth = 0;              // warp instructions issued per cycle per multiprocessor
   int fp32Lanes = 0, fp64Lanes = 0, intLanes = 0, sfuLanes = 0, ldstLanes = 0;
   int imadLanes = 0; // the integer multiply-add pipe (abi::ClassIntMul), beside intLanes' ALU
+  /// Tensor cores: fp16 multiply-adds per cycle per multiprocessor that warp-level matrix
+  /// multiplies (mma.sync, wmma::mma_sync) reach (abi::ClassTensor counts 2048 each).
+  double tensorFp16MacsPerCycle = 0;
   double dependentIssueCycles = 0; // cycles between dependent instructions of one warp
   double dramLatencyCycles = 0;
   double l1LatencyCycles = 0, l2LatencyCycles = 0;

@@ -92,6 +92,7 @@ enum InstrClass : unsigned {
   ClassBarrier, // __syncthreads, grid.sync
   ClassWarp,    // shuffles, votes and other warp collectives
   ClassIntMul,  // the integer multiply-add pipe: multiplies, shifts left by a constant (IMAD)
+  ClassTensor,  // tensor cores (mma.h's mma_sync), in m16n8k16 fp16 steps (see tensorSteps)
   ClassCount
 };
 /// A kernel's table of basic blocks (TimingBlocksSymbol) has a row of TableColumns per block:

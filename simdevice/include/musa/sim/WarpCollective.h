@@ -51,6 +51,7 @@ enum WarpOp : uint32_t {
   WarpReduceOr = __MUSA_SIM_WARP_REDUCE_OR,
   WarpReduceXor = __MUSA_SIM_WARP_REDUCE_XOR,
   WarpConverge = __MUSA_SIM_WARP_CONVERGE,
+  WarpMma = __MUSA_SIM_WARP_MMA, // mma.h's mma_sync (WarpMma.cpp)
   WarpQuarterLocal = __MUSA_SIM_WARP_QUARTER_LOCAL, // a flag, see above
 };
 
@@ -78,6 +79,9 @@ inline bool laneInMask(uint32_t mask, uint32_t lane) { return (mask >> (lane % 3
 
 /// Fills `result` of every lane of one complete group (same op and mask).
 void computeWarpCollective(std::vector<WarpLane *> &group, int warpSize);
+/// WarpMma: multiplies the tile each 32-lane quarter's lanes hold (their `value`s point at
+/// their __musa_sim_mma_operands, `arg` is the operand code) and writes each lane's d.
+void computeWarpMma(std::vector<WarpLane *> &group);
 
 /// One warp's lanes [first, last) as both executors see them: `waiting(j)` is lane j's record
 /// if it waits at a warp collective (null otherwise), `exited(j)` whether it has returned.
