@@ -18,6 +18,7 @@
 #include "LoadWaits.h"
 #include "LoopOverlap.h"
 #include "MathCosts.h"
+#include "WarpMatrix.h"
 #include "musa/jit/DeviceLowering.h"
 
 #include "musa/sim/KernelAbi.h"
@@ -178,20 +179,6 @@ HalfOps findHalfOps(Function &F) {
 }
 
 /// Adds the cost of one instruction to `c` (memory accesses excepted).
-/// The tensor-core work of a warp matrix multiply (WarpFn with op __MUSA_SIM_WARP_MMA), in
-/// steps of one m16n8k16 fp16 multiply (HMMA.16816, 2048 multiply-adds): 16x16x16 (and
-/// 32x8x16, 8x32x16) in half or bfloat16 is two; tf32 at half that rate per multiply-add,
-/// 16x16x8, also two; 8-bit integers at twice it, one; an 8x8x4 double multiply (DMMA, 256
-/// multiply-adds at a sixteenth of the fp16 rate) two. 0 for any other call.
-unsigned tensorSteps(const CallBase &call) {
-  auto *op = dyn_cast<ConstantInt>(call.getArgOperand(0));
-  if (!op || (op->getZExtValue() & 0xff) != __MUSA_SIM_WARP_MMA || call.arg_size() < 4)
-    return 0;
-  auto *code = dyn_cast<ConstantInt>(call.getArgOperand(3));
-  unsigned inputs = code ? unsigned(code->getZExtValue() >> 4) & 0xf : unsigned(__MUSA_SIM_MMA_F16);
-  return inputs == __MUSA_SIM_MMA_S8 || inputs == __MUSA_SIM_MMA_U8 ? 1 : 2;
-}
-
 void classify(Instruction &I, Counts &c) {
   using namespace sim::abi;
   if (isa<PHINode>(I) || isa<AllocaInst>(I) || isa<BitCastInst>(I) ||
@@ -225,6 +212,8 @@ void classify(Instruction &I, Counts &c) {
       ++c[ClassBarrier];
     else if (unsigned steps = name == WarpFn ? tensorSteps(*call) : 0)
       c[ClassTensor] += steps;
+    else if (name == WarpFn && isWarpMatrixStepSync(*call))
+      return; // a wmma load or store's own step: no instruction on the GPU
     else if ((name == WarpFn && !isLockstepPoint(*call)) || name == ActiveMaskFn)
       ++c[ClassWarp];
     else if (auto *intrinsic = dyn_cast<IntrinsicInst>(call)) {
@@ -387,6 +376,8 @@ Value *accessPointer(Instruction &I, uint32_t &info, const DataLayout &DL) {
     return nullptr;
   }
   const Value *object = getUnderlyingObject(ptr, 12);
+  if (auto *A = dyn_cast<AllocaInst>(object); A && isWarpMatrixRegister(*A))
+    return nullptr; // a wmma fragment: registers on a GPU
   if (isa<AllocaInst>(object)) {
     // The thread's own stack frame: what survives of it after optimisation (arrays indexed
     // at run time, objects whose address escapes) is local memory on a GPU.
@@ -471,7 +462,9 @@ BlockPlan planBlock(BasicBlock &BB, const HalfOps &half, unsigned iterationsInFl
       // the model's load latency (not counted here).
       own = load && ctx && isSharedPointer(ptr, ctx) ? SharedLoadSteps : 1;
     } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
-      ++plan.counts[sim::abi::ClassInt]; // a special-register read or a stack access
+      // A special-register read or a stack access; a wmma fragment's element is a register.
+      auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(getLoadStorePointerOperand(&I), 12));
+      plan.counts[sim::abi::ClassInt] += !A || !isWarpMatrixRegister(*A);
     } else if (half.operations.count(&I)) {
       halfOperations += !fusedIntoAdd(I);
     } else if (!half.conversions.count(&I)) {

@@ -118,7 +118,7 @@ __MUSA_WMMA void load_matrix_sync(fragment<Use, M, N, K, T, L> &f, const P *p, u
         s, !rowMajor, r, c);
     f.x[s] = __at(p, ldm, r, c, rowMajor);
   }
-  __syncwarp();
+  __musa_sim_warp(__MUSA_SIM_WARP_SYNC, 0xffffffffu, 0, __MUSA_SIM_WARP_SYNC_MMA_STEP, 0);
 }
 template <int M, int N, int K, class T, class P>
 __MUSA_WMMA void load_matrix_sync(fragment<accumulator, M, N, K, T> &f, const P *p, unsigned ldm,
@@ -128,7 +128,7 @@ __MUSA_WMMA void load_matrix_sync(fragment<accumulator, M, N, K, T> &f, const P 
     __element<M, N>(s, false, r, c);
     f.x[s] = __at(p, ldm, r, c, layout == mem_row_major);
   }
-  __syncwarp();
+  __musa_sim_warp(__MUSA_SIM_WARP_SYNC, 0xffffffffu, 0, __MUSA_SIM_WARP_SYNC_MMA_STEP, 0);
 }
 template <int M, int N, int K, class T, class P>
 __MUSA_WMMA void store_matrix_sync(P *p, const fragment<accumulator, M, N, K, T> &f, unsigned ldm,
@@ -138,7 +138,7 @@ __MUSA_WMMA void store_matrix_sync(P *p, const fragment<accumulator, M, N, K, T>
     __element<M, N>(s, false, r, c);
     __at(p, ldm, r, c, layout == mem_row_major) = f.x[s];
   }
-  __syncwarp();
+  __musa_sim_warp(__MUSA_SIM_WARP_SYNC, 0xffffffffu, 0, __MUSA_SIM_WARP_SYNC_MMA_STEP, 0);
 }
 
 /* The __musa_sim_mma_type of an input or accumulator element type. */

@@ -38,6 +38,11 @@ enum __musa_sim_warp_op {
   __MUSA_SIM_WARP_QUARTER_LOCAL = 0x100
 };
 
+/* The arg of a __MUSA_SIM_WARP_SYNC that only keeps a wmma load or store a warp-wide step (a
+   GPU's fragment loads and stores are warp-wide instructions: no synchronisation of their own,
+   which the timing model then does not count). */
+#define __MUSA_SIM_WARP_SYNC_MMA_STEP 0x6d6d61
+
 /* The operands of one lane's mma_sync: its fragments' element arrays. */
 struct __musa_sim_mma_operands {
   const void *a, *b, *c;

@@ -59,4 +59,4 @@ define float @mixed(half %x, float %y) {
 ; the one before (4); in @gather a load, two adds and the store depend in turn (4, where its
 ; six instructions at one a cycle would take 2 steps); @half2add's and @mixed's two
 ; instructions depend (2).
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [9 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [9 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2], [9 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [10 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4], [10 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2], [10 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2]]

@@ -36,5 +36,5 @@ exit:
 !0 = !{ptr @once, !"kernel", i32 1}
 !1 = !{ptr @loop, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 14, i32 0, i32 0, i32 3, i32 0, i32 0, i32 0, i32 5, i32 {{[0-9]+}}]
-; CHECK-SAME: [9 x i32] [i32 6, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 14, i32 0, i32 0, i32 3, i32 0, i32 0, i32 0, i32 5, i32 0, i32 {{[0-9]+}}]
+; CHECK-SAME: [10 x i32] [i32 6, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]

@@ -38,4 +38,4 @@ define void @notdot(ptr %p, i64 %a, i64 %b, i64 %c) {
 !0 = !{ptr @dot, !"kernel", i32 1}
 !1 = !{ptr @notdot, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 {{[0-9]+}}], [9 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 1, i32 0, i32 {{[0-9]+}}], [10 x i32] [i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 4, i32 0, i32 {{[0-9]+}}]]

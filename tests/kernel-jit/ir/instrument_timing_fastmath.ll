@@ -33,4 +33,4 @@ define void @fastmath(ptr %p, float %x, float %y, float %z) {
 !0 = !{ptr @fastmath, !"kernel", i32 1}
 !1 = !{}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 48, i32 65, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 48, i32 65, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]

@@ -35,4 +35,4 @@ define void @strict(ptr %p, float %a, float %x, float %b, float %y) {
 !1 = !{ptr @two, !"kernel", i32 1}
 !2 = !{ptr @strict, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}], [9 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}], [9 x i32] [i32 0, i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}], [10 x i32] [i32 0, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}], [10 x i32] [i32 0, i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]

@@ -36,4 +36,4 @@ define void @wide(ptr %p, ptr %q, i32 %s) {
 !0 = !{ptr @xorshift, !"kernel", i32 1}
 !1 = !{ptr @wide, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2, i32 {{[0-9]+}}], [9 x i32] [i32 5, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 2, i32 0, i32 {{[0-9]+}}], [10 x i32] [i32 5, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 {{[0-9]+}}]]

@@ -36,5 +36,5 @@ define void @mask(ptr %p, i32 %x, i32 %k) {
 !0 = !{ptr @r0, !"kernel", i32 1}
 !1 = !{ptr @mask, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 12, i32 0, i32 0, i32 3, i32 1, i32 0, i32 0, i32 6, i32 {{[0-9]+}}]
-; CHECK-SAME: [9 x i32] [i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 12, i32 0, i32 0, i32 3, i32 1, i32 0, i32 0, i32 6, i32 0, i32 {{[0-9]+}}]
+; CHECK-SAME: [10 x i32] [i32 3, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]

@@ -25,4 +25,4 @@ define void @math(ptr %p, float %x, float %y) {
 !nvvm.annotations = !{!0}
 !0 = !{ptr @math, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 8, i32 16, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 8, i32 16, i32 0, i32 5, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]

@@ -23,4 +23,4 @@ define void @softplus(ptr %p, double %x, double %y) {
 !nvvm.annotations = !{!0}
 !0 = !{ptr @softplus, !"kernel", i32 1}
 
-; CHECK: @__musa_timing_blocks = {{.*}}[9 x i32] [i32 94, i32 3, i32 54, i32 2, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
+; CHECK: @__musa_timing_blocks = {{.*}}[10 x i32] [i32 94, i32 3, i32 54, i32 2, i32 0, i32 0, i32 0, i32 0, i32 0, i32 {{[0-9]+}}]]
